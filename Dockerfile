@@ -1,0 +1,23 @@
+# The sandbox image: Python 3.11 with the exact pins the answer keys were built with.
+# Build it with `fastapi-env image build` (it supplies the wheels and, offline, a local base).
+ARG BASE_IMAGE=python:3.11-slim
+FROM ${BASE_IMAGE}
+
+COPY sandbox_requirements.txt /opt/fastapi-env/sandbox_requirements.txt
+COPY wheels /tmp/wheels
+RUN python3 -m venv /opt/venv \
+ && /opt/venv/bin/pip install --no-cache-dir --no-index --find-links /tmp/wheels \
+        -r /opt/fastapi-env/sandbox_requirements.txt \
+ && /opt/venv/bin/pip freeze > /opt/fastapi-env/installed.txt \
+ && rm -rf /tmp/wheels /root/.cache \
+ && (getent group 1000 || groupadd --gid 1000 model) \
+ && useradd --uid 1000 --gid 1000 --no-create-home --home-dir /workspace --shell /bin/sh model \
+ && mkdir -p /workspace && chown 1000:1000 /workspace && chmod 700 /workspace
+
+ENV PATH=/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    HOME=/workspace
+LABEL fastapi-env.pins-file=/opt/fastapi-env/sandbox_requirements.txt
+WORKDIR /workspace
+CMD ["sleep", "infinity"]

@@ -1,0 +1,1 @@
+"""fastapi-env: train and evaluate language models on FastAPI, graded by real HTTP responses."""

@@ -1,0 +1,145 @@
+"""Rebuild answer keys from the reference solutions, and verify every task.
+
+The key of a task is what its reference produces through the real grader: its ``result`` rows
+and each hidden probe's rows. ``verify_task`` checks everything the issue of record asks: the
+reference runs and is deterministic across two fresh processes, its rows are plain JSON that
+survive a round trip, it scores 1.0, every trap and every negative control scores 0, and
+hand-written rows (where given) agree.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi_env.compare import compare
+from fastapi_env.grading.host import AnswerKey, score
+from fastapi_env.grading.runners import Runner
+from fastapi_env.tasks import Task
+
+DATA_DIR = Path(__file__).parent / "data"
+TASKS_FILE = DATA_DIR / "tasks.jsonl"
+KEYS_FILE = DATA_DIR / "answer_keys.json"
+
+CATCH_ALL = '''\
+import json
+from fastapi import FastAPI
+
+app = FastAPI()
+
+
+@app.api_route("/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+def anything(path: str):
+    return {}
+
+
+result = json.loads({rows!r})
+'''
+
+
+def negative_controls(visible_rows: list[list[Any]]) -> dict[str, str]:
+    """Solutions that must score 0 on every task. The catch-all one carries the right rows, so
+    only the hidden probes can fail it."""
+    return {
+        "empty module": "",
+        "no app": f"import json\nresult = json.loads({json.dumps(visible_rows)!r})\n",
+        "syntax error": "def broken(:\n    pass\n",
+        "catch-all app with the visible rows": CATCH_ALL.replace(
+            "{rows!r}", repr(json.dumps(visible_rows))
+        ),
+    }
+
+
+@dataclass
+class TaskReport:
+    task: Task
+    problems: list[str] = field(default_factory=list)
+    key: AnswerKey | None = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def key_from_outcome(outcome: dict) -> tuple[AnswerKey | None, str | None]:
+    """The answer key a reference run yields, or why it yields none."""
+    report = outcome.get("report")
+    if outcome.get("harness_error"):
+        return None, f"grader crashed: {outcome['harness_error']}"
+    if not isinstance(report, dict):
+        return None, f"reference failed: {outcome.get('failure')}: {outcome.get('detail')}"
+    if report.get("failure"):
+        return None, f"reference failed: {report['failure']}: {report.get('detail')}"
+    probes = {}
+    for name, got in (report.get("probes") or {}).items():
+        if "rows" not in got:
+            return None, f"reference fails hidden probe {name}: {got.get('error')}"
+        probes[name] = got["rows"]
+    return AnswerKey(rows=report["result"], probes=probes), None
+
+
+def check_key_shape(key: AnswerKey) -> list[str]:
+    problems = []
+    for where, rows in [("result", key.rows), *key.probes.items()]:
+        if not rows or not all(isinstance(r, list) and r for r in rows):
+            problems.append(f"{where}: rows must be a non-empty list of non-empty rows")
+            continue
+        round_trip = json.loads(json.dumps(rows, allow_nan=False))
+        if not compare(round_trip, rows).ok:
+            problems.append(f"{where}: rows do not survive a JSON round trip exactly")
+    if not key.probes:
+        problems.append("no hidden probe produced rows")
+    return problems
+
+
+def keys_equal(a: AnswerKey, b: AnswerKey) -> str | None:
+    verdict = compare(b.rows, a.rows)
+    if not verdict.ok:
+        return f"result differs between two runs: {verdict.reason}"
+    if set(a.probes) != set(b.probes):
+        return "the set of probes differs between two runs"
+    for name in a.probes:
+        verdict = compare(b.probes[name], a.probes[name])
+        if not verdict.ok:
+            return f"probe {name} differs between two runs: {verdict.reason}"
+    return None
+
+
+async def build_key(task: Task, run: Runner, timeout: float) -> tuple[AnswerKey | None, str | None]:
+    return key_from_outcome(await run(task.reference, task.probes, timeout))
+
+
+async def verify_task(task: Task, run: Runner, timeout: float = 60) -> TaskReport:
+    started = time.monotonic()
+    report = TaskReport(task)
+    report.key, problem = await build_key(task, run, timeout)
+    if problem:
+        report.problems.append(problem)
+    else:
+        report.problems += check_key_shape(report.key)
+        second = await run(task.reference, task.probes, timeout)
+        again, problem = key_from_outcome(second)
+        problem = problem or keys_equal(report.key, again)
+        if problem:
+            report.problems.append(f"nondeterministic reference: {problem}")
+        grade = score(second, report.key)
+        if grade.reward != 1.0:
+            report.problems.append(f"reference scores {grade.reward}: {grade.reason}")
+        if task.expected_rows is not None:
+            verdict = compare(report.key.rows, task.expected_rows)
+            if not verdict.ok:
+                report.problems.append(f"hand-written rows disagree: {verdict.reason}")
+        wrong = {f"trap {n!r}": s for n, s in task.traps.items()}
+        wrong |= {f"control {n!r}": s for n, s in negative_controls(report.key.rows).items()}
+        for name, source in wrong.items():
+            grade = score(await run(source, task.probes, timeout), report.key)
+            if grade.scoring_error:
+                report.problems.append(f"{name}: harness error: {grade.scoring_error}")
+            elif grade.reward != 0.0:
+                report.problems.append(f"{name} scores {grade.reward} (must be 0)")
+    report.seconds = time.monotonic() - started
+    return report

@@ -1,0 +1,103 @@
+"""The ``fastapi-env`` command: thin entry points over the package."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from fastapi_env.tasks import load_tasks
+
+
+def select_tasks(ids: list[str] | None) -> list:
+    if not ids:
+        return load_tasks()
+    tasks = load_tasks({i.split("/")[0] for i in ids})
+    chosen = [t for t in tasks if t.id in ids or t.category in ids]
+    unknown = set(ids) - {t.id for t in chosen} - {t.category for t in chosen}
+    if unknown:
+        raise SystemExit(f"unknown task or category: {', '.join(sorted(unknown))}")
+    return chosen
+
+
+def build_tasks_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="build_tasks.py",
+        description="Rebuild the answer keys and the shipped dataset, or verify every task.",
+    )
+    parser.add_argument("--verify", action="store_true",
+                        help="check every task (reference, determinism, traps, controls, dataset)")
+    parser.add_argument("--task", action="append", metavar="ID_OR_CATEGORY",
+                        help="only these tasks (repeatable)")
+    parser.add_argument("--local", action="store_true",
+                        help="run solutions on this machine, not in the sandbox image "
+                             "(authoring only: no isolation, and not the pinned image)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="parallel sandboxes (default: number of cores)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="grading timeout per run (s)")
+    args = parser.parse_args(argv)
+
+    from fastapi_env import build_cli
+
+    tasks = select_tasks(args.task)
+    return asyncio.run(build_cli.run(tasks, verify=args.verify, local=args.local,
+                                     jobs=args.jobs, timeout=args.timeout))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(prog="fastapi-env", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    image = sub.add_parser("image", help="the sandbox image").add_subparsers(
+        dest="action", required=True)
+    build = image.add_parser("build", help="build the sandbox image (idempotent)")
+    build.add_argument("--base", choices=["auto", "official", "debian"], default="auto",
+                       help="auto: the official Python image if present or pullable, "
+                            "else a local Debian base built with debootstrap")
+    build.add_argument("--force", action="store_true", help="rebuild even if the tag exists")
+    image.add_parser("tag", help="print the image tag the current pins produce")
+
+    sub.add_parser("sweep", help="remove every fastapi-env container (all processes' ones)")
+    sub.add_parser("smoke", help="start a sandbox, run Python with FastAPI in it, stop it")
+    tasks = sub.add_parser("tasks", help="build or verify the tasks (same as build_tasks.py)")
+    tasks.add_argument("rest", nargs=argparse.REMAINDER)
+
+    args = parser.parse_args(argv)
+    if args.command == "tasks":
+        return build_tasks_main(args.rest)
+    if args.command == "image":
+        from fastapi_env import image as image_mod
+
+        if args.action == "tag":
+            print(image_mod.image_tag())
+            return 0
+        print(image_mod.build_image(base=args.base, force=args.force))
+        return 0
+    if args.command == "sweep":
+        from fastapi_env.sandbox.docker import sweep
+
+        removed = sweep(all_owners=True)
+        print(f"removed {len(removed)} container(s)")
+        return 0
+    if args.command == "smoke":
+        return asyncio.run(_smoke())
+    return 2
+
+
+async def _smoke() -> int:
+    from fastapi_env.sandbox.docker import DockerSandbox
+
+    async with DockerSandbox() as box:
+        result = await box.exec(["python3", "-c", "import fastapi, sys; "
+                                 "print('python', sys.version.split()[0], 'fastapi', "
+                                 "fastapi.__version__)"])
+        print(result.stdout.strip() or result.stderr.strip())
+        net = await box.exec(["cat", "/proc/net/dev"])
+        interfaces = [ln.split(":")[0].strip() for ln in net.stdout.splitlines() if ":" in ln]
+        print("network interfaces:", ", ".join(interfaces))
+    return 0 if result.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

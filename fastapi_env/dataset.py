@@ -1,0 +1,94 @@
+"""The dataset the package ships: model-facing rows, and the answer keys kept apart.
+
+``data/tasks.jsonl`` holds what a model may see (id, prompt, metadata). ``data/answer_keys.json``
+holds the keys, read only on the host by the grader. Both record the sandbox image's pins.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi_env.compare import compare
+from fastapi_env.grading.host import AnswerKey
+from fastapi_env.image import image_tag, pins
+from fastapi_env.tasks import Task
+
+DATA_DIR = Path(__file__).parent / "data"
+TASKS_FILE = DATA_DIR / "tasks.jsonl"
+KEYS_FILE = DATA_DIR / "answer_keys.json"
+
+
+def task_record(task: Task) -> dict[str, Any]:
+    return {
+        "id": task.id,
+        "title": task.title,
+        "category": task.category,
+        "difficulty": task.difficulty,
+        "prompt": task.prompt,
+    }
+
+
+def write(tasks: list[Task], keys: list[AnswerKey], *, all_ids: set[str]) -> Path:
+    """Write these tasks' records and keys, keeping the shipped ones of other existing tasks
+    (``all_ids``) when they were built with the same pins."""
+    DATA_DIR.mkdir(exist_ok=True)
+    header = {"pins": pins(), "image": image_tag()}
+    records: dict[str, dict] = {}
+    stored: dict[str, dict] = {}
+    if KEYS_FILE.exists() and json.loads(KEYS_FILE.read_text()).get("pins") == header["pins"]:
+        records = {r["id"]: r for r in load_records() if r["id"] in all_ids}
+        stored = {i: k for i, k in json.loads(KEYS_FILE.read_text())["keys"].items() if i in all_ids}
+    for task, key in zip(tasks, keys, strict=True):
+        records[task.id] = task_record(task) | {"pins": header["pins"]}
+        stored[task.id] = {"rows": key.rows, "probes": key.probes}
+    with TASKS_FILE.open("w") as out:
+        for task_id in sorted(records):
+            out.write(json.dumps(records[task_id]) + "\n")
+    payload = header | {"keys": stored}
+    KEYS_FILE.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
+    return DATA_DIR
+
+
+def load_records() -> list[dict[str, Any]]:
+    if not TASKS_FILE.exists():
+        raise FileNotFoundError(f"{TASKS_FILE} is missing: run `python build_tasks.py`")
+    return [json.loads(line) for line in TASKS_FILE.read_text().splitlines() if line.strip()]
+
+
+def load_keys() -> dict[str, AnswerKey]:
+    if not KEYS_FILE.exists():
+        raise FileNotFoundError(f"{KEYS_FILE} is missing: run `python build_tasks.py`")
+    payload = json.loads(KEYS_FILE.read_text())
+    return {tid: AnswerKey(k["rows"], k["probes"]) for tid, k in payload["keys"].items()}
+
+
+def check_shipped(reports: list) -> list[str | None]:
+    """For each verified task, why the shipped dataset disagrees with the rebuilt one (or None)."""
+    try:
+        keys = load_keys()
+        records = {r["id"]: r for r in load_records()}
+        shipped_pins = json.loads(KEYS_FILE.read_text())["pins"]
+    except (FileNotFoundError, KeyError, ValueError) as exc:
+        return [f"shipped dataset unreadable: {exc}"] * len(reports)
+    if shipped_pins != pins():
+        return ["shipped dataset was built with other pins: run `python build_tasks.py`"] * len(
+            reports)
+    problems: list[str | None] = []
+    for report in reports:
+        task, key = report.task, report.key
+        shipped = keys.get(task.id)
+        if shipped is None or task.id not in records:
+            problems.append("missing from the shipped dataset: run `python build_tasks.py`")
+        elif records[task.id] | {"pins": None} != task_record(task) | {"pins": None}:
+            problems.append("shipped prompt/metadata differ from the task file: rebuild")
+        elif key is not None and not (
+            compare(shipped.rows, key.rows).ok
+            and shipped.probes.keys() == key.probes.keys()
+            and all(compare(shipped.probes[n], key.probes[n]).ok for n in key.probes)
+        ):
+            problems.append("shipped answer key differs from the rebuilt one: rebuild")
+        else:
+            problems.append(None)
+    return problems

@@ -1,0 +1,176 @@
+"""Grading on the host: drive the in-container grader through a sandbox, then compare.
+
+One grading path for every caller (the verifiers bindings, ``build_tasks.py --verify``, the
+benchmarks). The answer key stays here: the container receives only the probes' source.
+
+Who is to blame when something goes wrong:
+
+* the runner's report (import error, timeout, missing ``app``/``result``, non-JSON rows, a probe
+  that raised) is the model's: reward 0 with the reason;
+* no frame from the supervisor while the box still answers means the solution got at it (killed
+  it, exhausted memory, ...): also the model's;
+* an exception in the supervisor, a box that no longer answers, or an engine error is the
+  harness's: ``scoring_error`` is set and the reward must not be used for training.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from fastapi_env.compare import compare, validate_expected
+from fastapi_env.sandbox.base import WORKSPACE, Sandbox, SandboxError
+
+GRADER_SOURCE = (Path(__file__).parent / "in_container.py").read_text()
+
+
+@dataclass(frozen=True)
+class AnswerKey:
+    """What the reference produced: its ``result`` rows and each probe's rows."""
+
+    rows: list[list[Any]]
+    probes: dict[str, list[list[Any]]]
+
+
+@dataclass(frozen=True)
+class Grade:
+    reward: float
+    rows_matched: bool
+    rows_fraction: float
+    probes_matched: bool
+    probes_fraction: float
+    imported: bool
+    reason: str
+    scoring_error: str | None = None
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def harness_failure(reason: str) -> Grade:
+    return Grade(0.0, False, 0.0, False, 0.0, False, reason, scoring_error=reason)
+
+
+def build_job(probes: str, *, workspace: str, timeout: float, kill_leftovers: bool) -> dict:
+    return {
+        "nonce": secrets.token_hex(16),
+        "source": GRADER_SOURCE,
+        "workspace": workspace,
+        "probes": probes,
+        "timeout": timeout,
+        "kill_leftovers": kill_leftovers,
+    }
+
+
+def parse_frame(stdout: str, nonce: str) -> dict | None:
+    """Return the supervisor's outcome, or None when no frame with this nonce is present."""
+    prefix = nonce + ":"
+    for line in reversed(stdout.splitlines()):
+        if line.startswith(prefix):
+            try:
+                outcome = json.loads(line[len(prefix):])
+            except ValueError:
+                return None
+            return outcome if isinstance(outcome, dict) else None
+    return None
+
+
+def _fraction(hits: int, total: int) -> float:
+    return hits / total if total else 1.0
+
+
+def _rows_fraction(actual: Any, expected: list[list[Any]]) -> float:
+    if not isinstance(actual, list):
+        return 0.0
+    hits = sum(compare([a], [e]).ok for a, e in zip(actual, expected, strict=False))
+    return hits / max(len(actual), len(expected), 1)
+
+
+def score(outcome: dict, key: AnswerKey) -> Grade:
+    """Turn the supervisor's outcome into a Grade by comparing with the answer key."""
+    problem = validate_expected(key.rows) or next(
+        (p for p in map(validate_expected, key.probes.values()) if p), None
+    )
+    if problem:
+        return harness_failure(f"malformed answer key: {problem}")
+    if outcome.get("harness_error"):
+        return harness_failure(f"grader crashed: {outcome['harness_error']}")
+    seconds = float(outcome.get("seconds") or 0.0)
+    report = outcome.get("report")
+    if not isinstance(report, dict):
+        reason = f"{outcome.get('failure')}: {outcome.get('detail')}"
+        return Grade(0.0, False, 0.0, False, 0.0, False, reason, seconds=seconds)
+
+    reasons = []
+    if report.get("failure"):
+        reasons.append(f"{report['failure']}: {report.get('detail', '')}")
+    actual_rows = report.get("result")
+    rows_verdict = compare(actual_rows, key.rows)
+    if not rows_verdict.ok and not report.get("failure"):
+        reasons.append(f"result: {rows_verdict.reason}")
+
+    probe_reports = report.get("probes") if isinstance(report.get("probes"), dict) else {}
+    probe_hits = 0
+    for name, expected in key.probes.items():
+        got = probe_reports.get(name)
+        if not isinstance(got, dict) or "rows" not in got:
+            error = got.get("error", "missing") if isinstance(got, dict) else "missing"
+            reasons.append(f"hidden probe {name} failed: {str(error)[-300:]}")
+            continue
+        verdict = compare(got["rows"], expected)
+        probe_hits += verdict.ok
+        if not verdict.ok:
+            reasons.append(f"hidden probe {name}: {verdict.reason}")
+
+    rows_fraction = _rows_fraction(actual_rows, key.rows) if not rows_verdict.ok else 1.0
+    probes_fraction = _fraction(probe_hits, len(key.probes))
+    probes_matched = probe_hits == len(key.probes)
+    reward = 1.0 if rows_verdict.ok and probes_matched else 0.0
+    return Grade(
+        reward=reward,
+        rows_matched=rows_verdict.ok,
+        rows_fraction=rows_fraction,
+        probes_matched=probes_matched,
+        probes_fraction=probes_fraction,
+        imported=bool(report.get("imported")),
+        reason="; ".join(reasons) if reasons else "all rows and hidden probes match",
+        seconds=seconds,
+    )
+
+
+async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float) -> dict:
+    """Run the in-container grader once; return its outcome, or raise SandboxError."""
+    job = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True)
+    nonce = job["nonce"]
+    result = await sandbox.exec(
+        ["python3", "-I", "-c", GRADER_SOURCE],
+        stdin=json.dumps(job).encode(),
+        timeout=timeout + 15,
+        output_limit=16 * 1024 * 1024,
+    )
+    outcome = parse_frame(result.stdout, nonce)
+    if outcome is not None:
+        return outcome
+    if not await sandbox.is_alive():
+        raise SandboxError(f"the sandbox died during grading (exit code {result.exit_code})")
+    what = "timed out" if result.timed_out else f"ended with exit code {result.exit_code}"
+    return {
+        "report": None,
+        "failure": "grader_killed",
+        "detail": f"the grader {what} without a report: the solution interfered with it",
+    }
+
+
+async def grade(sandbox: Sandbox, probes: str, key: AnswerKey, *, timeout: float = 60) -> Grade:
+    """Grade whatever the model left in the sandbox's workspace. Never raises."""
+    try:
+        outcome = await run_grader(sandbox, probes, timeout=timeout)
+        return score(outcome, key)
+    except SandboxError as exc:
+        return harness_failure(f"sandbox error during grading: {exc}")
+    except Exception as exc:  # a bug of ours must not pass as the model's zero
+        return harness_failure(f"grading crashed: {type(exc).__name__}: {exc}")

@@ -1,0 +1,254 @@
+"""The grader that runs inside the sandbox, after the model's last turn.
+
+It must run alone: the standard library and FastAPI only, nothing else of this project. The host
+starts it as ``python3 -I -c <this source>`` and writes one JSON job to its stdin.
+
+Two processes, because the solution is untrusted code:
+
+* the **supervisor** (this process) reads the job, including a nonce only it knows, makes itself
+  non-dumpable (so a process of the same user cannot read its memory or file descriptors), starts
+  the runner, enforces the time limit, kills every leftover process of the user, and prints one
+  framed line ``<nonce>:<json>``. Nothing the solution prints can forge that frame.
+* the **runner** (``... -c <source> runner``) imports the solution, validates ``result``, runs the
+  hidden probes and writes its findings as JSON to an inherited pipe. Its stdout and stderr go to
+  ``/dev/null``, so megabytes of prints at import cost nothing.
+
+The runner's findings are the model's; a malformed or missing report is the model's failure.
+Only an exception in the supervisor itself is a harness error (reported as ``harness_error``).
+"""
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import traceback
+
+MAX_REPORT_BYTES = 8 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_ITEMS = 200_000
+JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+class NotJSON(ValueError):
+    """A value that is not plain JSON data (the message names where)."""
+
+
+def check_json(value, path="result", budget=None):
+    """Raise NotJSON unless ``value`` is exactly what json.loads could return."""
+    budget = budget if budget is not None else [MAX_ITEMS]
+    stack = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise NotJSON(f"{where}: more than {MAX_ITEMS} values")
+        if depth > MAX_DEPTH:
+            raise NotJSON(f"{where}: nested deeper than {MAX_DEPTH}")
+        kind = type(item)
+        if kind is float and (item != item or item in (float("inf"), float("-inf"))):
+            raise NotJSON(f"{where}: {item!r} is not a JSON number")
+        if kind is int and item.bit_length() > 1000:
+            raise NotJSON(f"{where}: integer with {item.bit_length()} bits is too large")
+        if kind in JSON_SCALARS:
+            continue
+        if kind is list:
+            stack.extend((v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item))
+        elif kind is dict:
+            for key, v in item.items():
+                if type(key) is not str:
+                    raise NotJSON(f"{where}: dict key {key!r} is {type(key).__name__}, not str")
+                stack.append((v, f"{where}[{key!r}]", depth + 1))
+        else:
+            raise NotJSON(f"{where}: {kind.__name__} is not a JSON value")
+
+
+def check_rows(rows, path):
+    if type(rows) is not list:
+        raise NotJSON(f"{path} is {type(rows).__name__}, not a list of rows")
+    for i, row in enumerate(rows):
+        if type(row) is not list:
+            raise NotJSON(f"{path}[{i}] is {type(row).__name__}, not a list")
+    check_json(rows, path)
+
+
+def _short_traceback(limit=3000):
+    text = traceback.format_exc()
+    return text if len(text) <= limit else "..." + text[-limit:]
+
+
+# --------------------------------------------------------------------------- runner
+def run_runner():
+    job = json.loads(sys.stdin.read())
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    report_fd = job["report_fd"]
+    report = {"imported": False, "failure": None, "detail": "", "result": None, "probes": {}}
+    try:
+        run_solution(job, report)
+    except BaseException:  # the solution may raise SystemExit or anything else
+        report["failure"] = report["failure"] or "runner_crashed"
+        report["detail"] = report["detail"] or _short_traceback()
+    data = json.dumps(report, allow_nan=False).encode()
+    with os.fdopen(report_fd, "wb") as out:
+        out.write(data)
+    os._exit(0)
+
+
+def run_solution(job, report):
+    import importlib.util
+
+    workspace = job["workspace"]
+    path = os.path.join(workspace, "solution.py")
+    if not os.path.isfile(path):
+        report["failure"], report["detail"] = "no_solution", f"{path} does not exist"
+        return
+    os.chdir(workspace)
+    sys.path.insert(0, workspace)
+    spec = importlib.util.spec_from_file_location("solution", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["solution"] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        report["failure"], report["detail"] = "import_error", _short_traceback()
+        return
+    report["imported"] = True
+    app = module.__dict__.get("app")
+    if app is None:
+        report["failure"], report["detail"] = "missing_app", "solution.py defines no `app`"
+        return
+    if "result" not in module.__dict__:
+        report["failure"], report["detail"] = "missing_result", "solution.py defines no `result`"
+    else:
+        try:
+            check_rows(module.__dict__["result"], "result")
+            report["result"] = module.__dict__["result"]
+        except NotJSON as exc:
+            report["failure"], report["detail"] = "bad_result", str(exc)
+    report["probes"] = run_probes(app, job["probes"])
+
+
+def run_probes(app, probes_source):
+    from fastapi.testclient import TestClient
+
+    namespace = {"__name__": "probes"}
+    exec(compile(probes_source, "<probes>", "exec"), namespace)
+    outcomes = {}
+    for name, func in list(namespace.items()):
+        if not (name.startswith("probe_") and callable(func)):
+            continue
+        try:
+            with TestClient(app, raise_server_exceptions=False) as client:
+                rows = func(client)
+            check_rows(rows, name)
+            outcomes[name] = {"rows": rows}
+        except BaseException:
+            outcomes[name] = {"error": _short_traceback(1000)}
+    return outcomes
+
+
+# --------------------------------------------------------------------------- supervisor
+def make_undumpable():
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+    except Exception:
+        pass
+
+
+def kill_everything_else():
+    """Kill every process this user can signal, except this one (and the container's init)."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def read_report(fd, deadline):
+    chunks, size = [], 0
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None, "timeout"
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if not ready:
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return b"".join(chunks), None
+        size += len(chunk)
+        if size > MAX_REPORT_BYTES:
+            return None, "report_too_large"
+        chunks.append(chunk)
+
+
+def supervise(job):
+    read_fd, write_fd = os.pipe()
+    runner_job = {
+        "workspace": job["workspace"],
+        "probes": job["probes"],
+        "report_fd": write_fd,
+    }
+    started = time.monotonic()
+    child = subprocess.Popen(
+        [sys.executable, "-I", "-c", job["source"], "runner"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=(write_fd,),
+        start_new_session=True,
+    )
+    os.close(write_fd)
+    try:
+        child.stdin.write(json.dumps(runner_job).encode())
+        child.stdin.close()
+    except BrokenPipeError:
+        pass
+    raw, problem = read_report(read_fd, started + job["timeout"])
+    if job.get("kill_leftovers", False):  # never on a host: only inside a sandbox
+        kill_everything_else()
+    try:
+        child.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        child.kill()
+    elapsed = round(time.monotonic() - started, 3)
+    if problem == "timeout":
+        return {"report": None, "failure": "timeout",
+                "detail": f"the solution did not finish within {job['timeout']} s", "seconds": elapsed}
+    if problem == "report_too_large":
+        return {"report": None, "failure": "bad_report",
+                "detail": f"the runner's report exceeded {MAX_REPORT_BYTES} bytes", "seconds": elapsed}
+    try:
+        report = json.loads(raw.decode())
+        if type(report) is not dict:
+            raise ValueError("report is not an object")
+    except (ValueError, UnicodeDecodeError) as exc:
+        code = child.returncode
+        return {"report": None, "failure": "bad_report",
+                "detail": f"no readable report (runner exit code {code}): {exc}", "seconds": elapsed}
+    return {"report": report, "failure": report.get("failure"), "detail": report.get("detail", ""),
+            "seconds": elapsed}
+
+
+def run_supervisor():
+    make_undumpable()
+    job = json.loads(sys.stdin.read())
+    nonce = job.pop("nonce")
+    try:
+        outcome = supervise(job)
+        outcome["harness_error"] = None
+    except BaseException:
+        outcome = {"report": None, "failure": None, "detail": "", "harness_error": _short_traceback()}
+    sys.stdout.write("\n" + nonce + ":" + json.dumps(outcome) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["runner"]:
+        run_runner()
+    else:
+        run_supervisor()

@@ -1,0 +1,139 @@
+"""Build the sandbox image, online (official Python base) or offline (a local Debian base).
+
+The tag carries a hash of the Dockerfile and the pins, so an image built from other pins is
+never mistaken for the right one. Wheels are always downloaded on the host and installed with
+``--no-index`` inside, so the build itself never needs a network inside a container.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).parent
+REQUIREMENTS = PACKAGE_DIR / "sandbox_requirements.txt"
+DOCKERFILE_CANDIDATES = [PACKAGE_DIR.parent / "Dockerfile", PACKAGE_DIR / "Dockerfile"]
+IMAGE_REPO = "fastapi-env-sandbox"
+OFFICIAL_BASE = "python:3.11-slim"
+DEBIAN_BASE = "fastapi-env-base:debian-bookworm"
+DEBIAN_MIRROR = os.environ.get("FASTAPI_ENV_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+LABEL = "fastapi-env"
+
+
+def dockerfile() -> Path:
+    for path in DOCKERFILE_CANDIDATES:
+        if path.exists():
+            return path
+    raise FileNotFoundError("Dockerfile not found beside the package")
+
+
+def pins() -> dict[str, str]:
+    """The exact package pins of the sandbox image, from the single source of them."""
+    result = {}
+    for line in REQUIREMENTS.read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            result[name.strip()] = version.strip()
+    return result
+
+
+def image_tag() -> str:
+    digest = hashlib.sha256(dockerfile().read_bytes() + REQUIREMENTS.read_bytes()).hexdigest()
+    return f"{IMAGE_REPO}:{digest[:12]}"
+
+
+def _say(message: str) -> None:
+    print(f"[image] {message}", file=sys.stderr, flush=True)
+
+
+def _run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, check=True, **kwargs)
+
+
+def _image_exists(client, name: str) -> bool:
+    import docker
+
+    try:
+        client.images.get(name)
+        return True
+    except docker.errors.ImageNotFound:
+        return False
+
+
+def _choose_base(client, base: str) -> str:
+    if base in ("auto", "official"):
+        if _image_exists(client, OFFICIAL_BASE):
+            return OFFICIAL_BASE
+        _say(f"pulling {OFFICIAL_BASE} ...")
+        try:
+            client.images.pull(OFFICIAL_BASE)
+            return OFFICIAL_BASE
+        except Exception as exc:  # registry unreachable, rate limited, ...
+            if base == "official":
+                raise RuntimeError(f"cannot pull {OFFICIAL_BASE}: {exc}") from exc
+            _say(f"no registry answers ({type(exc).__name__}); using a local Debian base instead")
+    if not _image_exists(client, DEBIAN_BASE):
+        build_debian_base()
+    return DEBIAN_BASE
+
+
+def build_debian_base() -> None:
+    """debootstrap a minimal Debian bookworm with Python 3.11 and import it as an image."""
+    if shutil.which("debootstrap") is None:
+        raise RuntimeError("debootstrap is not installed (apt-get install -y debootstrap)")
+    _say(f"building {DEBIAN_BASE} with debootstrap from {DEBIAN_MIRROR} (about a minute) ...")
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="fastapi-env-rootfs-") as root:
+        _run(["debootstrap", "--variant=minbase",
+              "--include=python3,python3-venv,ca-certificates,procps",
+              "bookworm", root, DEBIAN_MIRROR], stdout=subprocess.DEVNULL)
+        tar = subprocess.Popen(["tar", "-C", root, "-c", "."], stdout=subprocess.PIPE)
+        _run(["docker", "import", "-", DEBIAN_BASE], stdin=tar.stdout, stdout=subprocess.DEVNULL)
+        tar.wait()
+    _say(f"built {DEBIAN_BASE} in {time.monotonic() - started:.0f} s")
+
+
+def download_wheels(dest: Path) -> None:
+    """Fetch wheels for the pins (Linux, CPython 3.11) on the host."""
+    machine = platform.machine()
+    pip = [sys.executable, "-m", "pip"]
+    if subprocess.run([*pip, "--version"], capture_output=True).returncode != 0:
+        pip = ["uvx", "pip"]
+    _run([*pip, "download", "--quiet", "--dest", str(dest), "--only-binary=:all:",
+          "--python-version", "3.11", "--implementation", "cp", "--abi", "cp311",
+          "--platform", f"manylinux_2_17_{machine}", "--platform", f"manylinux2014_{machine}",
+          "--platform", "any", "-r", str(REQUIREMENTS)])
+
+
+def build_image(base: str = "auto", force: bool = False) -> str:
+    """Build the sandbox image if its tag is missing; return the tag."""
+    import docker
+
+    client = docker.from_env()
+    tag = image_tag()
+    if not force and _image_exists(client, tag):
+        _say(f"{tag} already exists")
+        return tag
+    base_image = _choose_base(client, base)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="fastapi-env-build-") as context:
+        ctx = Path(context)
+        shutil.copy(dockerfile(), ctx / "Dockerfile")
+        shutil.copy(REQUIREMENTS, ctx / "sandbox_requirements.txt")
+        _say("downloading wheels for the pins ...")
+        download_wheels(ctx / "wheels")
+        _say(f"building {tag} on {base_image} ...")
+        _run(["docker", "build", "--quiet", "--network", "none",
+              "--build-arg", f"BASE_IMAGE={base_image}",
+              "--label", f"{LABEL}.base={base_image}", "-t", tag, str(ctx)],
+             stdout=subprocess.DEVNULL)
+    _say(f"built {tag} in {time.monotonic() - started:.0f} s")
+    return tag

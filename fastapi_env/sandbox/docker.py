@@ -1,0 +1,366 @@
+"""The Docker backend: one hardened container per sandbox, driven through the Docker SDK.
+
+Why it is built this way:
+
+* Every blocking SDK call runs in a dedicated thread pool: called from async code directly, they
+  stalled the event loop for seconds under load (measured), and the default pool has only
+  ``cores + 4`` threads.
+* Commands, stdin and files all go through ``docker exec`` attach sockets: the root filesystem is
+  read-only and ``/workspace`` is a tmpfs, where ``docker cp``/``put_archive`` cannot write.
+* A timeout is decided by the host's clock, never by an exit code (124 and 137 are also what
+  ordinary commands can return). On timeout every process of the command's user is killed with
+  ``kill -9 -1`` run as that user, which reaches processes that left the process group too.
+* The container's first process is ``sleep <lifetime>`` owned by root, which the model's user
+  cannot signal: when it ends, the container stops and (``auto_remove``) disappears even if the
+  host process that started it crashed.
+* Containers carry labels (owner process, expiry) so ``sweep`` can find leftovers: this process's
+  at exit and on SIGINT/SIGTERM, anyone's stale ones at the first start, all of them by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import signal
+import socket
+import struct
+import threading
+import time
+import uuid
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from fastapi_env.image import image_tag
+from fastapi_env.sandbox.base import (
+    MODEL_USER,
+    TRUNCATION_MARKER,
+    WORKSPACE,
+    ExecResult,
+    Limits,
+    Sandbox,
+    SandboxError,
+)
+
+LABEL = "fastapi-env"
+OWNER = f"{socket.gethostname()}:{os.getpid()}"
+_EXECUTOR = ThreadPoolExecutor(max_workers=64, thread_name_prefix="fastapi-env-docker")
+_LIVE: weakref.WeakSet[DockerSandbox] = weakref.WeakSet()
+_client_lock = threading.Lock()
+_client: Any = None
+_hooks_installed = False
+
+
+def docker_client() -> Any:
+    """One SDK client per process. Raises SandboxError when no engine answers."""
+    global _client
+    with _client_lock:
+        if _client is None:
+            import docker
+
+            try:
+                client = docker.from_env(max_pool_size=64, timeout=60)
+                client.ping()
+            except Exception as exc:
+                raise SandboxError(
+                    f"cannot reach the Docker engine ({exc}); start one (see README: "
+                    "scripts/start-docker.sh) or set DOCKER_HOST"
+                ) from exc
+            _client = client
+        return _client
+
+
+async def _off_loop(func, *args):
+    return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, func, *args)
+
+
+# --------------------------------------------------------------------------- sweeping
+def sweep(*, mine_only: bool = False, stale_only: bool = False, all_owners: bool = False) -> list[str]:
+    """Remove labelled containers: this process's, the expired ones, or all. Returns their ids."""
+    try:
+        client = docker_client()
+        containers = client.containers.list(all=True, filters={"label": LABEL})
+    except Exception:
+        return []
+    now = time.time()
+    removed = []
+    for container in containers:
+        labels = container.labels or {}
+        expired = float(labels.get(f"{LABEL}.expires", "0") or 0) < now
+        mine = labels.get(f"{LABEL}.owner") == OWNER
+        if all_owners or (mine_only and mine) or (stale_only and expired):
+            try:
+                container.remove(force=True)
+                removed.append(container.id)
+            except Exception:
+                pass
+    return removed
+
+
+def _sweep_mine_at_exit() -> None:
+    for box in list(_LIVE):
+        box.stop_now()
+    sweep(mine_only=True)
+
+
+def _install_exit_hooks() -> None:
+    global _hooks_installed
+    if _hooks_installed:
+        return
+    _hooks_installed = True
+    atexit.register(_sweep_mine_at_exit)
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        previous = signal.getsignal(signum)
+
+        def handler(num, frame, previous=previous):
+            _sweep_mine_at_exit()
+            if callable(previous):
+                previous(num, frame)
+            elif previous == signal.SIG_IGN:
+                return
+            else:
+                raise SystemExit(128 + num)
+
+        signal.signal(signum, handler)
+
+
+# --------------------------------------------------------------------------- exec plumbing
+def _read_frames(sock: socket.socket, deadline: float, limit: int | None) -> dict[str, Any]:
+    """Read the multiplexed exec stream until EOF or the deadline."""
+    buffers = {1: bytearray(), 2: bytearray()}
+    omitted = {1: 0, 2: 0}
+    pending = bytearray()
+    timed_out = False
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            timed_out = True
+            break
+        sock.settimeout(remaining)
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            timed_out = True
+            break
+        except OSError:
+            break
+        if not chunk:
+            break
+        pending += chunk
+        while len(pending) >= 8:
+            stream, size = pending[0], struct.unpack(">I", pending[4:8])[0]
+            if len(pending) < 8 + size:
+                break
+            payload = bytes(pending[8 : 8 + size])
+            del pending[: 8 + size]
+            target = buffers.get(stream, buffers[2])
+            room = len(payload) if limit is None else min(len(payload), max(0, limit - len(target)))
+            target += payload[:room]
+            omitted[stream if stream in omitted else 2] += len(payload) - room
+    return {"buffers": buffers, "omitted": omitted, "timed_out": timed_out}
+
+
+class DockerSandbox(Sandbox):
+    """A hardened container. Arguments override the image and any limit."""
+
+    def __init__(self, image: str | None = None, limits: Limits | None = None,
+                 labels: dict[str, str] | None = None) -> None:
+        self.image = image or os.environ.get("FASTAPI_ENV_IMAGE") or image_tag()
+        self.limits = limits or Limits()
+        self.extra_labels = labels or {}
+        self.name = f"fastapi-env-{uuid.uuid4().hex[:12]}"
+        self.container_id: str | None = None
+        self._stopped = False
+
+    # ---- lifecycle
+    def _create(self) -> str:
+        import docker
+
+        client = docker_client()
+        if _needs_stale_sweep():
+            sweep(stale_only=True)
+        lim = self.limits
+        labels = {
+            LABEL: "1",
+            f"{LABEL}.owner": OWNER,
+            f"{LABEL}.expires": str(int(time.time() + lim.lifetime_s + 60)),
+            **self.extra_labels,
+        }
+        try:
+            container = client.containers.run(
+                self.image,
+                command=["sleep", str(int(lim.lifetime_s))],
+                name=self.name,
+                detach=True,
+                auto_remove=True,
+                user="0:0",
+                network_mode="bridge" if lim.network else "none",
+                cap_drop=["ALL"],
+                security_opt=["no-new-privileges"],
+                pids_limit=lim.pids,
+                mem_limit=f"{lim.memory_mb}m",
+                memswap_limit=f"{lim.memory_mb}m",
+                nano_cpus=int(lim.cpus * 1e9),
+                read_only=True,
+                tmpfs={
+                    WORKSPACE: f"size={lim.workspace_mb}m,uid=1000,gid=1000,mode=0700",
+                    "/tmp": f"size={lim.tmp_mb}m,mode=1777",
+                },
+                labels=labels,
+                working_dir=WORKSPACE,
+            )
+        except docker.errors.ImageNotFound as exc:
+            raise SandboxError(
+                f"sandbox image {self.image} not found: run `fastapi-env image build`"
+            ) from exc
+        except docker.errors.DockerException as exc:
+            raise SandboxError(f"could not start a sandbox: {exc}") from exc
+        return container.id
+
+    async def start(self) -> None:
+        if self.container_id is not None:
+            return
+        _install_exit_hooks()
+        _LIVE.add(self)
+        creation = asyncio.ensure_future(_off_loop(self._create))
+        try:
+            self.container_id = await asyncio.shield(creation)
+        except asyncio.CancelledError:
+            # The container may finish starting after we were cancelled: remove it then.
+            creation.add_done_callback(self._remove_late)
+            raise
+
+    def _remove_late(self, creation: asyncio.Future) -> None:
+        if not creation.cancelled() and creation.exception() is None:
+            self.container_id = creation.result()
+            _EXECUTOR.submit(self.stop_now)
+
+    def stop_now(self) -> None:
+        """Synchronous, idempotent, best-effort removal."""
+        if self._stopped:
+            return
+        self._stopped = True
+        _LIVE.discard(self)
+        target = self.container_id or self.name
+        try:
+            docker_client().api.remove_container(target, force=True)
+        except Exception:
+            pass  # already gone (auto_remove) or never created
+
+    async def stop(self) -> None:
+        await asyncio.shield(_off_loop(self.stop_now))
+
+    # ---- commands
+    def _exec_blocking(self, argv: list[str], user: str, workdir: str, stdin: bytes | None,
+                       timeout: float, limit: int | None) -> ExecResult:
+        import docker
+
+        if self.container_id is None or self._stopped:
+            raise SandboxError("the sandbox is not running")
+        api = docker_client().api
+        started = time.monotonic()
+        backstop = ["timeout", "-s", "KILL", str(int(timeout) + 5)]
+        try:
+            exec_id = api.exec_create(self.container_id, backstop + argv, stdin=stdin is not None,
+                                      user=user, workdir=workdir)["Id"]
+            sock = api.exec_start(exec_id, socket=True)
+        except docker.errors.DockerException as exc:
+            raise SandboxError(f"exec failed, the sandbox is gone: {exc}") from exc
+        raw = getattr(sock, "_sock", sock)
+        try:
+            if stdin is not None:
+                raw.sendall(stdin)
+                raw.shutdown(socket.SHUT_WR)
+            frames = _read_frames(raw, started + timeout, limit)
+        except OSError as exc:
+            raise SandboxError(f"lost the exec stream: {exc}") from exc
+        finally:
+            raw.close()
+        if frames["timed_out"]:
+            self._kill_user_processes(user)
+        exit_code = self._exit_code(api, exec_id, wait=not frames["timed_out"])
+        return self._result(frames, exit_code, time.monotonic() - started)
+
+    def _exit_code(self, api: Any, exec_id: str, wait: bool) -> int | None:
+        for _ in range(50 if wait else 1):
+            info = api.exec_inspect(exec_id)
+            if not info.get("Running"):
+                if info.get("ExitCode") is None or not self._running(api):
+                    raise SandboxError("the sandbox stopped while a command ran")
+                return info["ExitCode"]
+            time.sleep(0.02)
+        if not self._running(api):
+            raise SandboxError("the sandbox stopped while a command ran")
+        return None
+
+    def _running(self, api: Any) -> bool:
+        try:
+            return bool(api.inspect_container(self.container_id)["State"]["Running"])
+        except Exception:
+            return False
+
+    def _kill_user_processes(self, user: str) -> None:
+        api = docker_client().api
+        try:
+            exec_id = api.exec_create(self.container_id, ["kill", "-9", "-1"], user=user)["Id"]
+            api.exec_start(exec_id)
+        except Exception:
+            pass
+
+    @staticmethod
+    def _result(frames: dict[str, Any], exit_code: int | None, seconds: float) -> ExecResult:
+        texts, truncated = {}, False
+        for stream in (1, 2):
+            data = bytes(frames["buffers"][stream])
+            text = data.decode("utf-8", errors="replace")
+            if frames["omitted"][stream]:
+                truncated = True
+                text += TRUNCATION_MARKER.format(omitted=frames["omitted"][stream])
+            texts[stream] = text
+        return ExecResult(
+            exit_code=None if frames["timed_out"] else exit_code,
+            stdout=texts[1],
+            stderr=texts[2],
+            timed_out=frames["timed_out"],
+            truncated=truncated,
+            seconds=round(seconds, 4),
+            stdout_bytes=bytes(frames["buffers"][1]),
+        )
+
+    async def exec(self, command: list[str] | str, *, timeout: float | None = None,
+                   user: str | None = None, stdin: bytes | None = None,
+                   workdir: str | None = None, output_limit: int | None = None) -> ExecResult:
+        argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
+        return await _off_loop(
+            self._exec_blocking, argv, user or MODEL_USER, workdir or WORKSPACE, stdin,
+            timeout or self.limits.command_timeout_s, output_limit or self.limits.output_limit_bytes,
+        )
+
+    async def read_file(self, path: str, *, user: str | None = None) -> bytes:
+        result = await _off_loop(self._exec_blocking, ["cat", "--", path], user or MODEL_USER,
+                                 "/", None, 120.0, None)
+        if result.exit_code != 0:
+            if "No such file" in result.stderr:
+                raise FileNotFoundError(path)
+            raise SandboxError(f"cannot read {path}: {result.stderr.strip()}")
+        return result.stdout_bytes
+
+    async def write_file(self, path: str, data: bytes | str, *, user: str | None = None) -> None:
+        payload = data.encode() if isinstance(data, str) else data
+        script = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"'
+        result = await _off_loop(self._exec_blocking, ["/bin/sh", "-c", script, "sh", path],
+                                 user or MODEL_USER, "/", payload, 120.0, 64 * 1024)
+        if result.exit_code != 0:
+            raise SandboxError(f"cannot write {path}: {result.stderr.strip()}")
+
+
+_stale_swept = False
+
+
+def _needs_stale_sweep() -> bool:
+    global _stale_swept
+    first, _stale_swept = not _stale_swept, True
+    return first
