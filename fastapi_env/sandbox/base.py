@@ -91,6 +91,10 @@ class Sandbox(abc.ABC):
     async def stop(self) -> None:
         """Remove the box. Idempotent and never raises."""
 
+    async def kill_model_processes(self) -> None:
+        """Kill every process of the model's user (background servers, bombs). Best effort."""
+        await self.exec(["kill", "-9", "-1"], timeout=10)
+
     async def is_alive(self) -> bool:
         """True when the box still runs commands."""
         try:

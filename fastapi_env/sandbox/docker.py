@@ -8,11 +8,14 @@ Why it is built this way:
 * Commands, stdin and files all go through ``docker exec`` attach sockets: the root filesystem is
   read-only and ``/workspace`` is a tmpfs, where ``docker cp``/``put_archive`` cannot write.
 * A timeout is decided by the host's clock, never by an exit code (124 and 137 are also what
-  ordinary commands can return). On timeout every process of the command's user is killed with
-  ``kill -9 -1`` run as that user, which reaches processes that left the process group too.
-* The container's first process is ``sleep <lifetime>`` owned by root, which the model's user
-  cannot signal: when it ends, the container stops and (``auto_remove``) disappears even if the
-  host process that started it crashed.
+  ordinary commands can return). On timeout every process of the model's user is killed (see the
+  init below), which reaches processes that left the process group too.
+* The container's first process is a tiny init (``INIT_SOURCE``) running as the model's user. It
+  reaps orphans, ends the container when its lifetime is over (``auto_remove`` then deletes it
+  even if the host process that started it crashed), and on SIGUSR1 kills every other process of
+  that user. The host sends SIGUSR1 through the engine, so killing needs no new process inside
+  the box: a fork bomb that exhausted the pids limit is still cleared. As a namespace's init it
+  cannot be killed from inside (signals it has no handler for are dropped).
 * Containers carry labels (owner process, expiry) so ``sweep`` can find leftovers: this process's
   at exit and on SIGINT/SIGTERM, anyone's stale ones at the first start, all of them by hand.
 """
@@ -192,11 +195,11 @@ class DockerSandbox(Sandbox):
         try:
             container = client.containers.run(
                 self.image,
-                command=["sleep", str(int(lim.lifetime_s))],
+                command=["python3", "-I", "-c", INIT_SOURCE, str(int(lim.lifetime_s))],
                 name=self.name,
                 detach=True,
                 auto_remove=True,
-                user="0:0",
+                user=MODEL_USER,
                 network_mode="bridge" if lim.network else "none",
                 cap_drop=["ALL"],
                 security_opt=["no-new-privileges"],
@@ -280,7 +283,7 @@ class DockerSandbox(Sandbox):
         finally:
             raw.close()
         if frames["timed_out"]:
-            self._kill_user_processes(user)
+            self.kill_model_processes_now()
         exit_code = self._exit_code(api, exec_id, wait=not frames["timed_out"])
         return self._result(frames, exit_code, time.monotonic() - started)
 
@@ -302,13 +305,21 @@ class DockerSandbox(Sandbox):
         except Exception:
             return False
 
-    def _kill_user_processes(self, user: str) -> None:
-        api = docker_client().api
+    def kill_model_processes_now(self) -> None:
+        """Ask the init to kill every process of the model's user (no fork needed inside)."""
         try:
-            exec_id = api.exec_create(self.container_id, ["kill", "-9", "-1"], user=user)["Id"]
-            api.exec_start(exec_id)
+            docker_client().api.kill(self.container_id, signal="SIGUSR1")
+            time.sleep(0.05)
         except Exception:
             pass
+
+    async def kill_model_processes(self) -> None:
+        await _off_loop(self.kill_model_processes_now)
+
+    async def is_alive(self) -> bool:
+        if self.container_id is None or self._stopped:
+            return False
+        return await _off_loop(self._running, docker_client().api)
 
     @staticmethod
     def _result(frames: dict[str, Any], exit_code: int | None, seconds: float) -> ExecResult:
@@ -358,6 +369,26 @@ class DockerSandbox(Sandbox):
 
 
 _stale_swept = False
+
+INIT_SOURCE = """
+import os, signal, sys, time
+deadline = time.monotonic() + float(sys.argv[1])
+def kill_all(*_):
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+def reap(*_):
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+    except ChildProcessError:
+        pass
+signal.signal(signal.SIGUSR1, kill_all)
+signal.signal(signal.SIGCHLD, reap)
+while time.monotonic() < deadline:
+    time.sleep(min(5.0, max(0.0, deadline - time.monotonic())))
+"""
 
 
 def _needs_stale_sweep() -> bool:

@@ -1,0 +1,38 @@
+"""Shared fixtures. Tests marked ``docker`` need a real engine and the sandbox image; they fail
+(never skip silently) when the engine is missing, unless FASTAPI_ENV_SKIP_DOCKER=1 is set."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+LABEL = "fastapi-env"
+
+
+def labelled_containers(extra_filter: str | None = None) -> list[str]:
+    argv = ["docker", "ps", "-aq", "--filter", f"label={LABEL}"]
+    if extra_filter:
+        argv += ["--filter", f"label={extra_filter}"]
+    return subprocess.run(argv, capture_output=True, text=True, check=True).stdout.split()
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("FASTAPI_ENV_SKIP_DOCKER") == "1":
+        skip = pytest.mark.skip(reason="FASTAPI_ENV_SKIP_DOCKER=1")
+        for item in items:
+            if "docker" in item.keywords:
+                item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_leaked_containers(request):
+    """After the whole session, no container of this test process may remain."""
+    yield
+    if os.environ.get("FASTAPI_ENV_SKIP_DOCKER") == "1":
+        return
+    from fastapi_env.sandbox.docker import OWNER
+
+    leftovers = labelled_containers(f"{LABEL}.owner={OWNER}")
+    assert not leftovers, f"containers leaked by this test session: {leftovers}"
