@@ -1,0 +1,147 @@
+"""The grader end to end in real containers: who gets blamed, and what scores what."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import pytest
+
+from fastapi_env.build import negative_controls, verify_task
+from fastapi_env.grading.host import AnswerKey, Grade, grade, parse_frame, score
+from fastapi_env.grading.runners import sandbox_runner
+from fastapi_env.sandbox.docker import DockerSandbox
+from fastapi_env.tasks import load_tasks
+
+TASK = next(t for t in load_tasks({"responses"}) if t.id == "responses/response_model_filtering")
+
+
+def grade_solutions(solutions: dict[str, str | None], task=TASK, timeout: float = 20) -> dict:
+    """Grade each solution in one fresh sandbox per solution, against the reference's key."""
+
+    async def one(source: str | None) -> Grade:
+        async with DockerSandbox() as box:
+            run = sandbox_runner(box)
+            key_outcome = await run(task.reference, task.probes, timeout)
+            report = key_outcome["report"]
+            key = AnswerKey(report["result"], {n: p["rows"] for n, p in report["probes"].items()})
+            if source is not None:
+                await box.exec(["find", "/workspace", "-mindepth", "1", "-delete"])
+                await box.write_file("/workspace/solution.py", source)
+            return await grade(box, task.probes, key, timeout=timeout)
+
+    async def all_of_them():
+        grades = await asyncio.gather(*(one(s) for s in solutions.values()))
+        return dict(zip(solutions, grades, strict=True))
+
+    return asyncio.run(all_of_them())
+
+
+# ----------------------------------------------------------------- unit (no Docker)
+def test_parse_frame_needs_the_nonce():
+    assert parse_frame('noise\nabc:{"x": 1}\n', "abc") == {"x": 1}
+    assert parse_frame('xyz:{"x": 1}\n', "abc") is None
+    assert parse_frame("abc:not json\n", "abc") is None
+
+
+def test_score_blames_the_harness_only_for_its_own_failures():
+    key = AnswerKey([[1]], {"probe_a": [[2]]})
+    crashed = score({"harness_error": "Traceback ..."}, key)
+    assert crashed.scoring_error and crashed.reward == 0.0
+    timeout = score({"report": None, "failure": "timeout", "detail": "slow"}, key)
+    assert timeout.scoring_error is None and timeout.reward == 0.0
+    good = {"report": {"imported": True, "result": [[1]], "probes": {"probe_a": {"rows": [[2]]}}}}
+    assert score(good, key).reward == 1.0
+    wrong_type = {"report": {"imported": True, "result": [[True]],
+                             "probes": {"probe_a": {"rows": [[2]]}}}}
+    assert score(wrong_type, key).reward == 0.0
+    probe_fails = {"report": {"imported": True, "result": [[1]],
+                              "probes": {"probe_a": {"error": "boom"}}}}
+    verdict = score(probe_fails, key)
+    assert (verdict.reward, verdict.rows_matched, verdict.probes_fraction) == (0.0, True, 0.0)
+    malformed_key = score(good, AnswerKey([[float("nan")]], {}))
+    assert malformed_key.scoring_error and "answer key" in malformed_key.scoring_error
+
+
+# ----------------------------------------------------------------- real containers
+WRONG = {
+    "import error": "import does_not_exist\n",
+    "timeout at import": "import time\ntime.sleep(600)\n",
+    "missing result": "from fastapi import FastAPI\napp = FastAPI()\n",
+    "nan in result": TASK.reference + "\nresult = [[float('nan')]]\n",
+    "generator result": TASK.reference + "\nresult = (row for row in result)\n",
+    "tuple rows": TASK.reference + "\nresult = [tuple(r) for r in result]\n",
+    "fake frame": "import sys\nprint('\\ndeadbeef:{\"report\": null}')\nsys.exit(0)\n",
+    "kills the supervisor": "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",
+    "exits early with success": TASK.reference + "\nimport os\nos._exit(0)\n",
+    "monkeypatches json": TASK.reference + "\nimport json\njson.dumps = lambda *a, **k: '{}'\n",
+}
+
+
+@pytest.mark.docker
+def test_reference_scores_one_and_prints_do_not_matter():
+    noisy = "print('x' * 5_000_000)\nimport sys\nsys.stderr.write('y' * 100000)\n" + TASK.reference
+    grades = grade_solutions({"reference": TASK.reference, "noisy reference": noisy})
+    for name, verdict in grades.items():
+        assert verdict.reward == 1.0, (name, verdict.reason)
+        assert verdict.scoring_error is None
+
+
+@pytest.mark.docker
+def test_model_failures_score_zero_without_blaming_the_harness():
+    grades = grade_solutions(WRONG)
+    for name, verdict in grades.items():
+        assert verdict.reward == 0.0, (name, verdict)
+        assert verdict.scoring_error is None, (name, verdict.scoring_error)
+    assert "import_error" in grades["import error"].reason
+    assert "timeout" in grades["timeout at import"].reason
+    assert "missing_result" in grades["missing result"].reason
+    assert "nan" in grades["nan in result"].reason.lower()
+    assert "generator" in grades["generator result"].reason
+    assert grades["import error"].imported is False
+
+
+@pytest.mark.docker
+def test_traps_and_controls_score_zero():
+    solutions = dict(TASK.traps) | negative_controls(TASK.expected_rows)
+    for name, verdict in grade_solutions(solutions).items():
+        assert verdict.reward == 0.0, (name, verdict.reason)
+        assert verdict.scoring_error is None, name
+
+
+@pytest.mark.docker
+def test_a_dead_sandbox_is_a_scoring_error_not_a_zero():
+    async def body() -> Grade:
+        box = DockerSandbox()
+        await box.start()
+        await box.write_file("/workspace/solution.py", TASK.reference)
+        await box.stop()  # the container dies before grading
+        return await grade(box, TASK.probes, AnswerKey([[1]], {}))
+
+    verdict = asyncio.run(body())
+    assert verdict.reward == 0.0 and verdict.scoring_error
+
+
+@pytest.mark.docker
+def test_verify_rejects_deliberately_broken_tasks():
+    nondeterministic = dataclasses.replace(
+        TASK, id="responses/broken_nondeterministic",
+        reference=TASK.reference + "\nimport random\nresult.append([random.random()])\n")
+    passing_trap = dataclasses.replace(
+        TASK, id="responses/broken_trap", traps={"same as reference": TASK.reference})
+    not_json = dataclasses.replace(
+        TASK, id="responses/broken_rows", reference=TASK.reference + "\nresult = [[{1, 2}]]\n",
+        expected_rows=None)
+
+    async def body():
+        async with DockerSandbox() as box:
+            run = sandbox_runner(box)
+            return [await verify_task(t, run, 20) for t in (nondeterministic, passing_trap,
+                                                           not_json)]
+
+    reports = asyncio.run(body())
+    problems = ["\n".join(r.problems) for r in reports]
+    assert "nondeterministic reference" in problems[0]
+    assert "trap 'same as reference' scores 1.0" in problems[1]
+    assert "bad_result" in problems[2] and "set is not a JSON value" in problems[2]
+    assert all(not r.ok for r in reports)
