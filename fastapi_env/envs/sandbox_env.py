@@ -1,0 +1,326 @@
+"""The verifiers binding for the SandboxEnv API (verifiers 0.2.x top level, 0.3.x legacy).
+
+Thin on purpose: tasks, sandbox and grading live in the core. What is specific here:
+
+* ``DockerSandboxClient`` speaks the subset of Prime's sandbox client that SandboxEnv calls
+  (create / wait_for_creation / execute_command / delete / bulk_delete / teardown), backed by
+  the project's hardened ``DockerSandbox``. ``sandbox="prime"`` keeps verifiers' own client.
+* ``post_rollout`` (run by SandboxEnv before it deletes the box, and before the rubric) grades
+  once and caches the grade in the state. It never raises: if it did, SandboxEnv would skip
+  the delete.
+* Upstream's teardown handler builds its own Prime client; it is replaced so a Docker run never
+  calls Prime, and so leftovers are swept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import shlex
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import verifiers as vf
+from prime_sandboxes import CommandTimeoutError, StartCommand
+
+from fastapi_env import dataset
+from fastapi_env.grading.host import AnswerKey, Grade, grade, harness_failure
+from fastapi_env.prompts import system_prompt
+from fastapi_env.sandbox import ExecResult, Limits, Sandbox, SandboxError
+from fastapi_env.sandbox.docker import DockerSandbox
+from fastapi_env.sandbox.docker import sweep as sweep_containers
+from fastapi_env.tasks import load_tasks
+
+
+@dataclass
+class _Created:
+    id: str
+    name: str
+
+
+@dataclass
+class _Output:
+    stdout: str
+    stderr: str
+    exit_code: int
+
+
+class DockerSandboxClient:
+    """What SandboxEnv needs of a sandbox client, on the project's Docker backend."""
+
+    def __init__(self, image: str | None, limits: Limits) -> None:
+        self.image, self.limits = image, limits
+        self.boxes: dict[str, DockerSandbox] = {}
+
+    async def create(self, request: Any) -> _Created:
+        box = DockerSandbox(image=self.image, limits=self.limits)
+        try:
+            await box.start()
+        except BaseException:
+            await box.stop()
+            raise
+        self.boxes[box.name] = box
+        return _Created(id=box.name, name=box.name)
+
+    async def wait_for_creation(self, sandbox_id: str, *args: Any, **kwargs: Any) -> None:
+        if sandbox_id not in self.boxes:
+            raise SandboxError(f"unknown sandbox {sandbox_id}")
+
+    async def execute_command(self, sandbox_id: str, command: str, working_dir: str | None = None,
+                              timeout: int | None = None, **kwargs: Any) -> _Output:
+        box = self.boxes.get(sandbox_id)
+        if box is None:
+            raise SandboxError(f"unknown sandbox {sandbox_id}")
+        result = await box.exec(command, timeout=timeout, workdir=working_dir)
+        if result.timed_out:
+            raise CommandTimeoutError(sandbox_id, command, int(timeout or 0))
+        stderr = result.stderr
+        if result.exit_code:
+            stderr += f"\n[exit code {result.exit_code}]"
+        return _Output(result.stdout, stderr, result.exit_code or 0)
+
+    async def delete(self, sandbox_id: str) -> None:
+        box = self.boxes.pop(sandbox_id, None)
+        if box is not None:
+            await box.stop()
+
+    async def bulk_delete(self, sandbox_ids: list[str]) -> None:
+        await asyncio.gather(*(self.delete(i) for i in sandbox_ids))
+
+    def teardown(self, wait: bool = True) -> None:
+        for box in list(self.boxes.values()):
+            box.stop_now()
+        self.boxes.clear()
+
+
+class PrimeSandbox(Sandbox):
+    """The ``Sandbox`` interface over verifiers' Prime client, for grading a remote box.
+
+    Stdin travels as base64 through a pipe inside the command, so no file holds the grader's
+    nonce. Not exercised here (no Prime key on these machines)."""
+
+    def __init__(self, client: Any, sandbox_id: str, limits: Limits) -> None:
+        self.client, self.sandbox_id, self.limits = client, sandbox_id, limits
+
+    async def start(self) -> None:
+        await self.client.wait_for_creation(self.sandbox_id)
+
+    async def exec(self, command: list[str] | str, *, timeout: float | None = None,
+                   user: str | None = None, stdin: bytes | None = None,
+                   workdir: str | None = None, output_limit: int | None = None) -> ExecResult:
+        shell = command if isinstance(command, str) else shlex.join(command)
+        if stdin is not None:
+            encoded = base64.b64encode(stdin).decode()
+            shell = f"printf %s {encoded} | base64 -d | {shell}"
+        timeout = timeout or self.limits.command_timeout_s
+        started = time.monotonic()
+        try:
+            out = await self.client.execute_command(self.sandbox_id, shell, working_dir=workdir,
+                                                    timeout=int(timeout))
+        except CommandTimeoutError:
+            return ExecResult(None, "", "", timed_out=True, seconds=time.monotonic() - started)
+        except Exception as exc:
+            raise SandboxError(f"prime sandbox {self.sandbox_id}: {exc}") from exc
+        return ExecResult(out.exit_code, out.stdout, out.stderr or "",
+                          seconds=time.monotonic() - started, stdout_bytes=out.stdout.encode())
+
+    async def read_file(self, path: str) -> bytes:
+        result = await self.exec(["cat", "--", path])
+        if result.exit_code != 0:
+            raise FileNotFoundError(path)
+        return result.stdout_bytes
+
+    async def write_file(self, path: str, data: bytes | str, *, user: str | None = None) -> None:
+        payload = data.encode() if isinstance(data, str) else data
+        result = await self.exec(["sh", "-c", 'mkdir -p "$(dirname "$1")" && cat > "$1"', "sh",
+                                  path], stdin=payload)
+        if result.exit_code != 0:
+            raise SandboxError(f"cannot write {path}: {result.stderr}")
+
+    async def stop(self) -> None:
+        pass  # SandboxEnv deletes the box itself
+
+    async def kill_model_processes(self) -> None:
+        pass  # the remote box runs everything as one user: nothing can be singled out
+
+
+class FastAPIEnv(vf.SandboxEnv):
+    """SandboxEnv whose sandboxes are hardened Docker containers (or Prime's), graded on the host."""
+
+    def __init__(self, *, keys: dict[str, AnswerKey], probes: dict[str, str], backend: str,
+                 image: str | None, limits: Limits, grading_timeout: float, reward_mode: str,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.keys, self.probes = keys, probes
+        self.backend, self.limits = backend, limits
+        self.grading_timeout = grading_timeout
+        if backend == "docker":
+            self.sandbox_client = DockerSandboxClient(image, limits)
+        self.add_tool(self.write_file, args_to_skip=["sandbox_id", "sandbox_state"])
+        self.rubric = build_rubric(reward_mode)
+
+    async def write_file(self, path: str, content: str, sandbox_id: str,
+                         sandbox_state: dict) -> str:
+        """Create or overwrite the text file at `path` (absolute, or relative to /workspace)
+        with `content` exactly, without shell quoting."""
+        if not sandbox_state["ready"]:
+            await self._wait_for_sandbox_ready(sandbox_state, sandbox_id)
+        target = path if path.startswith("/") else f"/workspace/{path}"
+        try:
+            await self._sandbox(sandbox_id).write_file(target, content)
+        except SandboxError as exc:
+            raise vf.SandboxError(str(exc)) from exc
+        return f"wrote {len(content.encode())} bytes to {target}"
+
+    def update_tool_args(self, tool_name: str, tool_args: dict, messages: Any, state: Any,
+                         **kwargs: Any) -> dict:
+        args = super().update_tool_args(tool_name, tool_args, messages, state, **kwargs)
+        if tool_name == "write_file":
+            args |= {"sandbox_id": state["sandbox_id"], "sandbox_state": state["sandbox_state"]}
+        return args
+
+    def _sandbox(self, sandbox_id: str) -> Sandbox:
+        if isinstance(self.sandbox_client, DockerSandboxClient):
+            box = self.sandbox_client.boxes.get(sandbox_id)
+            if box is None:
+                raise SandboxError(f"sandbox {sandbox_id} is gone")
+            return box
+        return PrimeSandbox(self.sandbox_client, sandbox_id, self.limits)
+
+    async def post_rollout(self, state: Any) -> None:
+        """Grade after the last turn, before the box goes. Never raises."""
+        try:
+            state["grade"] = (await self._grade(state)).to_dict()
+        except BaseException as exc:  # noqa: BLE001 - a raise here would skip the delete
+            state["grade"] = harness_failure(f"post_rollout crashed: {exc!r}").to_dict()
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+        state["scoring_error"] = state["grade"]["scoring_error"]
+
+    async def _grade(self, state: Any) -> Grade:
+        info = state.get("info") or {}
+        task_id = info.get("task_id")
+        if task_id not in self.keys:
+            return harness_failure(f"no answer key for task {task_id!r}")
+        sandbox_id = state.get("sandbox_id")
+        if sandbox_id is None:
+            return harness_failure("the sandbox was never created")
+        try:
+            box = self._sandbox(sandbox_id)
+            if not state["sandbox_state"]["ready"]:
+                await self._wait_for_sandbox_ready(state["sandbox_state"], sandbox_id)
+        except Exception as exc:
+            return harness_failure(f"sandbox unavailable at grading: {exc}")
+        return await grade(box, self.probes[task_id], self.keys[task_id],
+                           timeout=self.grading_timeout)
+
+    @vf.teardown
+    async def teardown_sandboxes(self) -> None:
+        """Replaces upstream's, which would call Prime even for Docker runs."""
+        if isinstance(self.sandbox_client, DockerSandboxClient):
+            self.sandbox_client.teardown()
+            sweep_containers(mine_only=True)
+        elif self.active_sandboxes:
+            await super().teardown_sandboxes()
+
+
+def _grade_of(state: Any) -> dict:
+    return state.get("grade") or harness_failure("the rollout was never graded").to_dict()
+
+
+def build_rubric(reward_mode: str) -> vf.Rubric:
+    async def correctness(state: Any, **_: Any) -> float:
+        g = _grade_of(state)
+        if reward_mode == "partial":
+            return (g["rows_fraction"] + g["probes_fraction"]) / 2
+        return g["reward"]
+
+    async def rows_matched(state: Any, **_: Any) -> float:
+        return float(_grade_of(state)["rows_fraction"])
+
+    async def probes_matched(state: Any, **_: Any) -> float:
+        return float(_grade_of(state)["probes_fraction"])
+
+    async def module_imported(state: Any, **_: Any) -> float:
+        return float(_grade_of(state)["imported"])
+
+    async def scoring_error(state: Any, **_: Any) -> float:
+        return float(bool(_grade_of(state)["scoring_error"]))
+
+    rubric = vf.Rubric(funcs=[correctness], weights=[1.0])
+    for metric in (rows_matched, probes_matched, module_imported, scoring_error):
+        rubric.add_metric(metric)
+    return rubric
+
+
+def select_records(difficulty: str | list[str] | None, categories: list[str] | None,
+                   ids: list[str] | None) -> list[dict]:
+    records = dataset.load_records()
+    wanted = [difficulty] if isinstance(difficulty, str) else difficulty
+    chosen = [
+        r for r in records
+        if (not wanted or r["difficulty"] in wanted)
+        and (not categories or r["category"] in categories)
+        and (not ids or r["id"] in ids)
+    ]
+    if ids:
+        missing = set(ids) - {r["id"] for r in chosen}
+        if missing:
+            raise ValueError(f"unknown task ids: {', '.join(sorted(missing))}")
+    if not chosen:
+        raise ValueError("the selection matches no task")
+    return chosen
+
+
+def load_environment(
+    difficulty: str | list[str] | None = None,
+    categories: list[str] | None = None,
+    ids: list[str] | None = None,
+    max_turns: int = 5,
+    command_timeout: float = 30.0,
+    grading_timeout: float = 60.0,
+    sandbox: str = "docker",
+    image: str | None = None,
+    memory_mb: int = 512,
+    cpus: float = 1.0,
+    pids: int = 128,
+    reward_mode: str = "binary",
+    **kwargs: Any,
+) -> vf.Environment:
+    """Build the environment. See the README's table of arguments."""
+    from datasets import Dataset
+
+    if sandbox not in ("docker", "prime"):
+        raise ValueError(f"sandbox must be 'docker' or 'prime', not {sandbox!r}")
+    if reward_mode not in ("binary", "partial"):
+        raise ValueError(f"reward_mode must be 'binary' or 'partial', not {reward_mode!r}")
+    records = select_records(difficulty, categories, ids)
+    keys = dataset.load_keys()
+    tasks = {t.id: t for t in load_tasks({r["category"] for r in records})}
+    rows = [{
+        "question": r["prompt"],
+        "answer": "",
+        "task": "fastapi-env",
+        "info": {"task_id": r["id"], "category": r["category"], "difficulty": r["difficulty"]},
+    } for r in records]
+    limits = Limits(memory_mb=memory_mb, cpus=cpus, pids=pids, command_timeout_s=command_timeout)
+    if sandbox == "prime" and image is None:
+        raise ValueError("sandbox='prime' needs image=<a pushed copy of the sandbox image>")
+    return FastAPIEnv(
+        keys={r["id"]: keys[r["id"]] for r in records},
+        probes={i: t.probes for i, t in tasks.items()},
+        backend=sandbox,
+        image=image,
+        limits=limits,
+        grading_timeout=grading_timeout,
+        reward_mode=reward_mode,
+        dataset=Dataset.from_list(rows),
+        system_prompt=system_prompt(grading_timeout, command_timeout),
+        max_turns=max_turns,
+        sandbox_name="fastapi-env",
+        docker_image=image or "fastapi-env-sandbox",
+        start_command=StartCommand(executable="sleep", args=["infinity"]),
+        timeout_per_command_seconds=int(command_timeout),
+        **kwargs,
+    )

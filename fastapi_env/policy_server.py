@@ -1,0 +1,182 @@
+"""A scripted, OpenAI-compatible policy server on loopback: the offline demo and the e2e tests.
+
+``fastapi-env serve-policy reference`` answers ``POST /v1/chat/completions`` (streaming and not)
+by replaying a script of tool calls for whichever task the conversation is about. It finds the
+task by its prompt, then plays the policy's next step given how many assistant turns came
+before. Policies:
+
+* ``reference``: writes the task's reference solution with ``write_file``, runs it once with
+  ``bash``, then finishes (two tool calls, as a careful model would);
+* ``noop``: finishes at once, writing nothing;
+* ``syntax-error``: writes a module that does not parse, then finishes;
+* ``rows-only``: writes the visible rows as a literal ``result`` with no working app (the hidden
+  probes must catch it);
+* ``kill-container`` (tests only): its first command kills the box's init through a side
+  channel the tests provide, to show a dead box is a ``scoring_error``, not a silent zero.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from fastapi_env.dataset import load_keys
+from fastapi_env.tasks import Task, load_tasks
+
+ToolCall = tuple[str, dict[str, Any]]
+Step = ToolCall | str  # a tool call, or a final message that ends the rollout
+
+
+def _write(source: str) -> ToolCall:
+    return ("write_file", {"path": "/workspace/solution.py", "content": source})
+
+
+def reference_script(task: Task, rows: list) -> list[Step]:
+    return [_write(task.reference),
+            ("bash", {"command": "cd /workspace && python3 -c 'import solution' && echo imported"}),
+            "Done: /workspace/solution.py defines app and result."]
+
+
+def rows_only_script(task: Task, rows: list) -> list[Step]:
+    literal = f"import json\nresult = json.loads({json.dumps(rows)!r})\n"
+    return [_write(literal), "Done."]
+
+
+POLICIES: dict[str, Callable[[Task, list], list[Step]]] = {
+    "reference": reference_script,
+    "noop": lambda task, rows: ["I cannot do this."],
+    "syntax-error": lambda task, rows: [_write("def broken(:\n    pass\n"), "Done."],
+    "rows-only": rows_only_script,
+}
+
+
+class PolicyServer:
+    """Plays one policy for every task. Use as a context manager; ``base_url`` is set once up."""
+
+    def __init__(self, policy: str, host: str = "127.0.0.1", port: int = 0,
+                 extra_policies: dict[str, Callable[[Task, list], list[Step]]] | None = None):
+        policies = POLICIES | (extra_policies or {})
+        if policy not in policies:
+            raise ValueError(f"unknown policy {policy!r}; known: {', '.join(sorted(policies))}")
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            raise ValueError("the policy server only listens on loopback")
+        self.script = policies[policy]
+        self.policy = policy
+        self.tasks = load_tasks()
+        self.keys = load_keys()
+        self.requests = 0
+        self._server = ThreadingHTTPServer((host, port), self._handler())
+        self.base_url = f"http://{host}:{self._server.server_address[1]}/v1"
+        self._thread: threading.Thread | None = None
+
+    def find_task(self, messages: list[dict]) -> Task:
+        text = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "user")
+        matches = [t for t in self.tasks if t.prompt.strip() in text]
+        if not matches:
+            raise LookupError("no task prompt found in the conversation")
+        return max(matches, key=lambda t: len(t.prompt))
+
+    def next_step(self, messages: list[dict]) -> Step:
+        task = self.find_task(messages)
+        turn = sum(1 for m in messages if m.get("role") == "assistant")
+        script = self.script(task, self.keys[task.id].rows)
+        return script[min(turn, len(script) - 1)]
+
+    # ---- HTTP
+    def _handler(self):
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # quiet
+                pass
+
+            def do_GET(self):
+                if self.path.rstrip("/").endswith("/models"):
+                    self._json(200, {"object": "list", "data": [
+                        {"id": f"scripted-{server.policy}", "object": "model", "owned_by": "local"}]})
+                else:
+                    self._json(404, {"error": {"message": "not found"}})
+
+            def do_POST(self):
+                length = int(self.headers.get("content-length") or 0)
+                try:
+                    body = json.loads(self.rfile.read(length) or b"{}")
+                    step = server.next_step(body.get("messages") or [])
+                except (LookupError, ValueError) as exc:
+                    self._json(400, {"error": {"message": str(exc)}})
+                    return
+                server.requests += 1
+                model = body.get("model") or f"scripted-{server.policy}"
+                if body.get("stream"):
+                    self._stream(step, model)
+                else:
+                    self._json(200, completion(step, model))
+
+            def _json(self, status: int, payload: dict) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _stream(self, step: Step, model: str) -> None:
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.end_headers()
+                for chunk in stream_chunks(step, model):
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+
+        return Handler
+
+    def __enter__(self) -> PolicyServer:
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def serve_forever(self) -> None:
+        self._server.serve_forever()
+
+
+def _message(step: Step) -> tuple[dict, str]:
+    if isinstance(step, str):
+        return {"role": "assistant", "content": step}, "stop"
+    name, arguments = step
+    call = {"id": f"call_{uuid.uuid4().hex[:16]}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)}}
+    return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+
+
+def completion(step: Step, model: str) -> dict:
+    message, finish = _message(step)
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion",
+        "created": int(time.time()), "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+    }
+
+
+def stream_chunks(step: Step, model: str) -> list[dict]:
+    message, finish = _message(step)
+    base = {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion.chunk",
+            "created": int(time.time()), "model": model}
+    if message.get("tool_calls"):
+        call = message["tool_calls"][0]
+        delta = {"role": "assistant", "tool_calls": [{"index": 0, **call}]}
+    else:
+        delta = {"role": "assistant", "content": message["content"]}
+    return [base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            base | {"choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+                    "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}]
