@@ -24,7 +24,7 @@ DATA_DIR = Path(__file__).parent / "data"
 TASKS_FILE = DATA_DIR / "tasks.jsonl"
 KEYS_FILE = DATA_DIR / "answer_keys.json"
 
-CATCH_ALL = '''\
+CATCH_ALL = """\
 import json
 from fastapi import FastAPI
 
@@ -37,7 +37,7 @@ def anything(path: str):
 
 
 result = json.loads({rows!r})
-'''
+"""
 
 
 def negative_controls(visible_rows: list[list[Any]]) -> dict[str, str]:

@@ -49,8 +49,11 @@ async def _map(tasks: Sequence[Task], pool: list[Runner], work) -> list:
             results[task.id] = await work(task, run)
             done += 1
             mark = _mark(results[task.id])
-            print(f"[{done:>3}/{len(tasks)}] {time.monotonic() - started:6.1f}s  {mark} {task.id}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"[{done:>3}/{len(tasks)}] {time.monotonic() - started:6.1f}s  {mark} {task.id}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     await asyncio.gather(*(worker(run) for run in pool))
     return [results[t.id] for t in tasks]
@@ -74,17 +77,22 @@ def print_summary(reports: list[TaskReport], seconds: float) -> None:
     print("\nper category:   " + ", ".join(f"{k} {v}" for k, v in sorted(by_category.items())))
     print("per difficulty: " + ", ".join(f"{k} {v}" for k, v in sorted(by_difficulty.items())))
     failed = sum(not r.ok for r in reports)
-    print(f"\n{len(reports) - failed} passed, {failed} failed, {len(reports)} tasks "
-          f"in {seconds:.1f} s")
+    print(
+        f"\n{len(reports) - failed} passed, {failed} failed, {len(reports)} tasks "
+        f"in {seconds:.1f} s"
+    )
 
 
-async def run(tasks: list[Task], *, verify: bool, local: bool, jobs: int | None,
-              timeout: float) -> int:
+async def run(
+    tasks: list[Task], *, verify: bool, local: bool, jobs: int | None, timeout: float
+) -> int:
     jobs = max(1, min(jobs or os.cpu_count() or 2, len(tasks)))
     started = time.monotonic()
     where = "on this machine (--local, unisolated)" if local else f"in {jobs} sandbox(es)"
-    print(f"{'verifying' if verify else 'building keys for'} {len(tasks)} task(s) {where}",
-          file=sys.stderr)
+    print(
+        f"{'verifying' if verify else 'building keys for'} {len(tasks)} task(s) {where}",
+        file=sys.stderr,
+    )
     async with runners(local, jobs) as pool:
         if verify:
             reports = await _map(tasks, pool, lambda t, r: verify_task(t, r, timeout))

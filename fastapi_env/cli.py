@@ -25,23 +25,34 @@ def build_tasks_main(argv: list[str]) -> int:
         prog="build_tasks.py",
         description="Rebuild the answer keys and the shipped dataset, or verify every task.",
     )
-    parser.add_argument("--verify", action="store_true",
-                        help="check every task (reference, determinism, traps, controls, dataset)")
-    parser.add_argument("--task", action="append", metavar="ID_OR_CATEGORY",
-                        help="only these tasks (repeatable)")
-    parser.add_argument("--local", action="store_true",
-                        help="run solutions on this machine, not in the sandbox image "
-                             "(authoring only: no isolation, and not the pinned image)")
-    parser.add_argument("--jobs", type=int, default=None,
-                        help="parallel sandboxes (default: number of cores)")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="check every task (reference, determinism, traps, controls, dataset)",
+    )
+    parser.add_argument(
+        "--task", action="append", metavar="ID_OR_CATEGORY", help="only these tasks (repeatable)"
+    )
+    parser.add_argument(
+        "--local",
+        action="store_true",
+        help="run solutions on this machine, not in the sandbox image "
+        "(authoring only: no isolation, and not the pinned image)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=None, help="parallel sandboxes (default: number of cores)"
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="grading timeout per run (s)")
     args = parser.parse_args(argv)
 
     from fastapi_env import build_cli
 
     tasks = select_tasks(args.task)
-    return asyncio.run(build_cli.run(tasks, verify=args.verify, local=args.local,
-                                     jobs=args.jobs, timeout=args.timeout))
+    return asyncio.run(
+        build_cli.run(
+            tasks, verify=args.verify, local=args.local, jobs=args.jobs, timeout=args.timeout
+        )
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,15 +61,34 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
 
     image = sub.add_parser("image", help="the sandbox image").add_subparsers(
-        dest="action", required=True)
+        dest="action", required=True
+    )
     build = image.add_parser("build", help="build the sandbox image (idempotent)")
-    build.add_argument("--base", choices=["auto", "official", "debian"], default="auto",
-                       help="auto: the official Python image if present or pullable, "
-                            "else a local Debian base built with debootstrap")
+    build.add_argument(
+        "--base",
+        choices=["auto", "official", "debian"],
+        default="auto",
+        help="auto: the official Python image if present or pullable, "
+        "else a local Debian base built with debootstrap",
+    )
     build.add_argument("--force", action="store_true", help="rebuild even if the tag exists")
     image.add_parser("tag", help="print the image tag the current pins produce")
 
     sub.add_parser("sweep", help="remove every fastapi-env container (all processes' ones)")
+    serve = sub.add_parser(
+        "serve-policy", help="serve a scripted policy (OpenAI-compatible) on loopback"
+    )
+    serve.add_argument("policy", help="reference, noop, syntax-error or rows-only")
+    serve.add_argument("--port", type=int, default=8765)
+    demo = sub.add_parser(
+        "demo",
+        help="run the real vf-eval over the tasks against a scripted policy (offline, no API key)",
+    )
+    demo.add_argument("--policy", default="reference")
+    demo.add_argument("-n", "--num-examples", type=int, default=-1, help="tasks (-1: all)")
+    demo.add_argument("-r", "--rollouts", type=int, default=1, help="rollouts per task")
+    demo.add_argument("-c", "--concurrency", type=int, default=8)
+    demo.add_argument("-o", "--output-dir", default="outputs")
     sub.add_parser("smoke", help="start a sandbox, run Python with FastAPI in it, stop it")
     tasks = sub.add_parser("tasks", help="build or verify the tasks (same as build_tasks.py)")
     tasks.add_argument("rest", nargs=argparse.REMAINDER)
@@ -80,6 +110,32 @@ def main(argv: list[str] | None = None) -> int:
         removed = sweep(all_owners=True)
         print(f"removed {len(removed)} container(s)")
         return 0
+    if args.command == "serve-policy":
+        from fastapi_env.policy_server import PolicyServer
+
+        server = PolicyServer(args.policy, port=args.port)
+        print(f"serving policy {args.policy!r} at {server.base_url} (Ctrl-C stops)", flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        return 0
+    if args.command == "demo":
+        from fastapi_env.evaluate import run_vf_eval, summary
+
+        print(
+            f"running vf-eval fastapi-env against the scripted {args.policy!r} policy ...",
+            flush=True,
+        )
+        run = run_vf_eval(
+            args.policy,
+            num_examples=args.num_examples,
+            rollouts=args.rollouts,
+            concurrency=args.concurrency,
+            output_dir=args.output_dir,
+        )
+        print(summary(run))
+        return 0 if run.rollouts and not run.scoring_errors() else 1
     if args.command == "smoke":
         return asyncio.run(_smoke())
     return 2
@@ -89,9 +145,15 @@ async def _smoke() -> int:
     from fastapi_env.sandbox.docker import DockerSandbox
 
     async with DockerSandbox() as box:
-        result = await box.exec(["python3", "-c", "import fastapi, sys; "
-                                 "print('python', sys.version.split()[0], 'fastapi', "
-                                 "fastapi.__version__)"])
+        result = await box.exec(
+            [
+                "python3",
+                "-c",
+                "import fastapi, sys; "
+                "print('python', sys.version.split()[0], 'fastapi', "
+                "fastapi.__version__)",
+            ]
+        )
         print(result.stdout.strip() or result.stderr.strip())
         net = await box.exec(["cat", "/proc/net/dev"])
         interfaces = [ln.split(":")[0].strip() for ln in net.stdout.splitlines() if ":" in ln]

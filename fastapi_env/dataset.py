@@ -39,7 +39,9 @@ def write(tasks: list[Task], keys: list[AnswerKey], *, all_ids: set[str]) -> Pat
     stored: dict[str, dict] = {}
     if KEYS_FILE.exists() and json.loads(KEYS_FILE.read_text()).get("pins") == header["pins"]:
         records = {r["id"]: r for r in load_records() if r["id"] in all_ids}
-        stored = {i: k for i, k in json.loads(KEYS_FILE.read_text())["keys"].items() if i in all_ids}
+        stored = {
+            i: k for i, k in json.loads(KEYS_FILE.read_text())["keys"].items() if i in all_ids
+        }
     for task, key in zip(tasks, keys, strict=True):
         records[task.id] = task_record(task) | {"pins": header["pins"]}
         stored[task.id] = {"rows": key.rows, "probes": key.probes}
@@ -74,7 +76,8 @@ def check_shipped(reports: list) -> list[str | None]:
         return [f"shipped dataset unreadable: {exc}"] * len(reports)
     if shipped_pins != pins():
         return ["shipped dataset was built with other pins: run `python build_tasks.py`"] * len(
-            reports)
+            reports
+        )
     problems: list[str | None] = []
     for report in reports:
         task, key = report.task, report.key

@@ -92,9 +92,17 @@ def build_debian_base() -> None:
     _say(f"building {DEBIAN_BASE} with debootstrap from {DEBIAN_MIRROR} (about a minute) ...")
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="fastapi-env-rootfs-") as root:
-        _run(["debootstrap", "--variant=minbase",
-              "--include=python3,python3-venv,ca-certificates,procps",
-              "bookworm", root, DEBIAN_MIRROR], stdout=subprocess.DEVNULL)
+        _run(
+            [
+                "debootstrap",
+                "--variant=minbase",
+                "--include=python3,python3-venv,ca-certificates,procps",
+                "bookworm",
+                root,
+                DEBIAN_MIRROR,
+            ],
+            stdout=subprocess.DEVNULL,
+        )
         tar = subprocess.Popen(["tar", "-C", root, "-c", "."], stdout=subprocess.PIPE)
         _run(["docker", "import", "-", DEBIAN_BASE], stdin=tar.stdout, stdout=subprocess.DEVNULL)
         tar.wait()
@@ -107,10 +115,30 @@ def download_wheels(dest: Path) -> None:
     pip = [sys.executable, "-m", "pip"]
     if subprocess.run([*pip, "--version"], capture_output=True).returncode != 0:
         pip = ["uvx", "pip"]
-    _run([*pip, "download", "--quiet", "--dest", str(dest), "--only-binary=:all:",
-          "--python-version", "3.11", "--implementation", "cp", "--abi", "cp311",
-          "--platform", f"manylinux_2_17_{machine}", "--platform", f"manylinux2014_{machine}",
-          "--platform", "any", "-r", str(REQUIREMENTS)])
+    _run(
+        [
+            *pip,
+            "download",
+            "--quiet",
+            "--dest",
+            str(dest),
+            "--only-binary=:all:",
+            "--python-version",
+            "3.11",
+            "--implementation",
+            "cp",
+            "--abi",
+            "cp311",
+            "--platform",
+            f"manylinux_2_17_{machine}",
+            "--platform",
+            f"manylinux2014_{machine}",
+            "--platform",
+            "any",
+            "-r",
+            str(REQUIREMENTS),
+        ]
+    )
 
 
 def build_image(base: str = "auto", force: bool = False) -> str:
@@ -131,9 +159,22 @@ def build_image(base: str = "auto", force: bool = False) -> str:
         _say("downloading wheels for the pins ...")
         download_wheels(ctx / "wheels")
         _say(f"building {tag} on {base_image} ...")
-        _run(["docker", "build", "--quiet", "--network", "none",
-              "--build-arg", f"BASE_IMAGE={base_image}",
-              "--label", f"{LABEL}.base={base_image}", "-t", tag, str(ctx)],
-             stdout=subprocess.DEVNULL)
+        _run(
+            [
+                "docker",
+                "build",
+                "--quiet",
+                "--network",
+                "none",
+                "--build-arg",
+                f"BASE_IMAGE={base_image}",
+                "--label",
+                f"{LABEL}.base={base_image}",
+                "-t",
+                tag,
+                str(ctx),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
     _say(f"built {tag} in {time.monotonic() - started:.0f} s")
     return tag

@@ -11,8 +11,6 @@ before. Policies:
 * ``syntax-error``: writes a module that does not parse, then finishes;
 * ``rows-only``: writes the visible rows as a literal ``result`` with no working app (the hidden
   probes must catch it);
-* ``kill-container`` (tests only): its first command kills the box's init through a side
-  channel the tests provide, to show a dead box is a ``scoring_error``, not a silent zero.
 """
 
 from __future__ import annotations
@@ -37,9 +35,11 @@ def _write(source: str) -> ToolCall:
 
 
 def reference_script(task: Task, rows: list) -> list[Step]:
-    return [_write(task.reference),
-            ("bash", {"command": "cd /workspace && python3 -c 'import solution' && echo imported"}),
-            "Done: /workspace/solution.py defines app and result."]
+    return [
+        _write(task.reference),
+        ("bash", {"command": "cd /workspace && python3 -c 'import solution' && echo imported"}),
+        "Done: /workspace/solution.py defines app and result.",
+    ]
 
 
 def rows_only_script(task: Task, rows: list) -> list[Step]:
@@ -58,8 +58,13 @@ POLICIES: dict[str, Callable[[Task, list], list[Step]]] = {
 class PolicyServer:
     """Plays one policy for every task. Use as a context manager; ``base_url`` is set once up."""
 
-    def __init__(self, policy: str, host: str = "127.0.0.1", port: int = 0,
-                 extra_policies: dict[str, Callable[[Task, list], list[Step]]] | None = None):
+    def __init__(
+        self,
+        policy: str,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        extra_policies: dict[str, Callable[[Task, list], list[Step]]] | None = None,
+    ):
         policies = POLICIES | (extra_policies or {})
         if policy not in policies:
             raise ValueError(f"unknown policy {policy!r}; known: {', '.join(sorted(policies))}")
@@ -97,8 +102,19 @@ class PolicyServer:
 
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
-                    self._json(200, {"object": "list", "data": [
-                        {"id": f"scripted-{server.policy}", "object": "model", "owned_by": "local"}]})
+                    self._json(
+                        200,
+                        {
+                            "object": "list",
+                            "data": [
+                                {
+                                    "id": f"scripted-{server.policy}",
+                                    "object": "model",
+                                    "owned_by": "local",
+                                }
+                            ],
+                        },
+                    )
                 else:
                     self._json(404, {"error": {"message": "not found"}})
 
@@ -153,16 +169,21 @@ def _message(step: Step) -> tuple[dict, str]:
     if isinstance(step, str):
         return {"role": "assistant", "content": step}, "stop"
     name, arguments = step
-    call = {"id": f"call_{uuid.uuid4().hex[:16]}", "type": "function",
-            "function": {"name": name, "arguments": json.dumps(arguments)}}
+    call = {
+        "id": f"call_{uuid.uuid4().hex[:16]}",
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
     return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
 
 
 def completion(step: Step, model: str) -> dict:
     message, finish = _message(step)
     return {
-        "id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion",
-        "created": int(time.time()), "model": model,
+        "id": f"chatcmpl-{uuid.uuid4().hex}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
     }
@@ -170,13 +191,22 @@ def completion(step: Step, model: str) -> dict:
 
 def stream_chunks(step: Step, model: str) -> list[dict]:
     message, finish = _message(step)
-    base = {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion.chunk",
-            "created": int(time.time()), "model": model}
+    base = {
+        "id": f"chatcmpl-{uuid.uuid4().hex}",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+    }
     if message.get("tool_calls"):
         call = message["tool_calls"][0]
         delta = {"role": "assistant", "tool_calls": [{"index": 0, **call}]}
     else:
         delta = {"role": "assistant", "content": message["content"]}
-    return [base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
-            base | {"choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
-                    "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}]
+    return [
+        base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+        base
+        | {
+            "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        },
+    ]

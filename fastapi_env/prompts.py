@@ -40,5 +40,6 @@ Rules that matter to the grader:
 
 def system_prompt(grading_timeout: float = 60, command_timeout: float = 30) -> str:
     pinned = ", ".join(f"{name} {version}" for name, version in pins().items())
-    return SYSTEM_PROMPT.format(pins=pinned, grading_timeout=int(grading_timeout),
-                                command_timeout=int(command_timeout))
+    return SYSTEM_PROMPT.format(
+        pins=pinned, grading_timeout=int(grading_timeout), command_timeout=int(command_timeout)
+    )

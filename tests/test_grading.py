@@ -52,11 +52,13 @@ def test_score_blames_the_harness_only_for_its_own_failures():
     assert timeout.scoring_error is None and timeout.reward == 0.0
     good = {"report": {"imported": True, "result": [[1]], "probes": {"probe_a": {"rows": [[2]]}}}}
     assert score(good, key).reward == 1.0
-    wrong_type = {"report": {"imported": True, "result": [[True]],
-                             "probes": {"probe_a": {"rows": [[2]]}}}}
+    wrong_type = {
+        "report": {"imported": True, "result": [[True]], "probes": {"probe_a": {"rows": [[2]]}}}
+    }
     assert score(wrong_type, key).reward == 0.0
-    probe_fails = {"report": {"imported": True, "result": [[1]],
-                              "probes": {"probe_a": {"error": "boom"}}}}
+    probe_fails = {
+        "report": {"imported": True, "result": [[1]], "probes": {"probe_a": {"error": "boom"}}}
+    }
     verdict = score(probe_fails, key)
     assert (verdict.reward, verdict.rows_matched, verdict.probes_fraction) == (0.0, True, 0.0)
     malformed_key = score(good, AnswerKey([[float("nan")]], {}))
@@ -125,19 +127,26 @@ def test_a_dead_sandbox_is_a_scoring_error_not_a_zero():
 @pytest.mark.docker
 def test_verify_rejects_deliberately_broken_tasks():
     nondeterministic = dataclasses.replace(
-        TASK, id="responses/broken_nondeterministic",
-        reference=TASK.reference + "\nimport random\nresult.append([random.random()])\n")
+        TASK,
+        id="responses/broken_nondeterministic",
+        reference=TASK.reference + "\nimport random\nresult.append([random.random()])\n",
+    )
     passing_trap = dataclasses.replace(
-        TASK, id="responses/broken_trap", traps={"same as reference": TASK.reference})
+        TASK, id="responses/broken_trap", traps={"same as reference": TASK.reference}
+    )
     not_json = dataclasses.replace(
-        TASK, id="responses/broken_rows", reference=TASK.reference + "\nresult = [[{1, 2}]]\n",
-        expected_rows=None)
+        TASK,
+        id="responses/broken_rows",
+        reference=TASK.reference + "\nresult = [[{1, 2}]]\n",
+        expected_rows=None,
+    )
 
     async def body():
         async with DockerSandbox() as box:
             run = sandbox_runner(box)
-            return [await verify_task(t, run, 20) for t in (nondeterministic, passing_trap,
-                                                           not_json)]
+            return [
+                await verify_task(t, run, 20) for t in (nondeterministic, passing_trap, not_json)
+            ]
 
     reports = asyncio.run(body())
     problems = ["\n".join(r.problems) for r in reports]

@@ -61,8 +61,9 @@ def test_exit_codes_stdout_stderr_and_stdin(make_box):
     async def body(box: Sandbox):
         return (
             await box.exec("echo out; echo err >&2; exit 3"),
-            await box.exec(["python3", "-c", "import sys; print(sys.stdin.read().upper())"],
-                           stdin=b"piped"),
+            await box.exec(
+                ["python3", "-c", "import sys; print(sys.stdin.read().upper())"], stdin=b"piped"
+            ),
             await box.exec("exit 124"),
         )
 
@@ -77,8 +78,7 @@ def test_timeout_kills_the_whole_tree(make_box):
         started = time.monotonic()
         slow = await box.exec("(setsid sleep 300 &) ; sleep 300 & sleep 300", timeout=2)
         elapsed = time.monotonic() - started
-        procs = await box.exec("for p in /proc/[0-9]*; do cat $p/cmdline; echo; done",
-                               user="0:0")
+        procs = await box.exec("for p in /proc/[0-9]*; do cat $p/cmdline; echo; done", user="0:0")
         return slow, elapsed, procs
 
     slow, elapsed, procs = run(in_box(make_box, body))
@@ -178,8 +178,9 @@ def test_lifetime_cap_removes_the_container_by_itself(make_box):
 
     alive, name = run(body())
     assert not alive
-    assert not subprocess.run(["docker", "ps", "-aq", "--filter", f"name={name}"],
-                              capture_output=True, text=True).stdout.strip()
+    assert not subprocess.run(
+        ["docker", "ps", "-aq", "--filter", f"name={name}"], capture_output=True, text=True
+    ).stdout.strip()
 
 
 def test_cancelled_start_leaves_no_container(make_box):
@@ -195,8 +196,9 @@ def test_cancelled_start_leaves_no_container(make_box):
 
     name = run(body())
     time.sleep(1)
-    assert not subprocess.run(["docker", "ps", "-aq", "--filter", f"name={name}"],
-                              capture_output=True, text=True).stdout.strip()
+    assert not subprocess.run(
+        ["docker", "ps", "-aq", "--filter", f"name={name}"], capture_output=True, text=True
+    ).stdout.strip()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])

@@ -67,8 +67,14 @@ class DockerSandboxClient:
         if sandbox_id not in self.boxes:
             raise SandboxError(f"unknown sandbox {sandbox_id}")
 
-    async def execute_command(self, sandbox_id: str, command: str, working_dir: str | None = None,
-                              timeout: int | None = None, **kwargs: Any) -> _Output:
+    async def execute_command(
+        self,
+        sandbox_id: str,
+        command: str,
+        working_dir: str | None = None,
+        timeout: int | None = None,
+        **kwargs: Any,
+    ) -> _Output:
         box = self.boxes.get(sandbox_id)
         if box is None:
             raise SandboxError(f"unknown sandbox {sandbox_id}")
@@ -106,9 +112,16 @@ class PrimeSandbox(Sandbox):
     async def start(self) -> None:
         await self.client.wait_for_creation(self.sandbox_id)
 
-    async def exec(self, command: list[str] | str, *, timeout: float | None = None,
-                   user: str | None = None, stdin: bytes | None = None,
-                   workdir: str | None = None, output_limit: int | None = None) -> ExecResult:
+    async def exec(
+        self,
+        command: list[str] | str,
+        *,
+        timeout: float | None = None,
+        user: str | None = None,
+        stdin: bytes | None = None,
+        workdir: str | None = None,
+        output_limit: int | None = None,
+    ) -> ExecResult:
         shell = command if isinstance(command, str) else shlex.join(command)
         if stdin is not None:
             encoded = base64.b64encode(stdin).decode()
@@ -116,14 +129,20 @@ class PrimeSandbox(Sandbox):
         timeout = timeout or self.limits.command_timeout_s
         started = time.monotonic()
         try:
-            out = await self.client.execute_command(self.sandbox_id, shell, working_dir=workdir,
-                                                    timeout=int(timeout))
+            out = await self.client.execute_command(
+                self.sandbox_id, shell, working_dir=workdir, timeout=int(timeout)
+            )
         except CommandTimeoutError:
             return ExecResult(None, "", "", timed_out=True, seconds=time.monotonic() - started)
         except Exception as exc:
             raise SandboxError(f"prime sandbox {self.sandbox_id}: {exc}") from exc
-        return ExecResult(out.exit_code, out.stdout, out.stderr or "",
-                          seconds=time.monotonic() - started, stdout_bytes=out.stdout.encode())
+        return ExecResult(
+            out.exit_code,
+            out.stdout,
+            out.stderr or "",
+            seconds=time.monotonic() - started,
+            stdout_bytes=out.stdout.encode(),
+        )
 
     async def read_file(self, path: str) -> bytes:
         result = await self.exec(["cat", "--", path])
@@ -133,8 +152,9 @@ class PrimeSandbox(Sandbox):
 
     async def write_file(self, path: str, data: bytes | str, *, user: str | None = None) -> None:
         payload = data.encode() if isinstance(data, str) else data
-        result = await self.exec(["sh", "-c", 'mkdir -p "$(dirname "$1")" && cat > "$1"', "sh",
-                                  path], stdin=payload)
+        result = await self.exec(
+            ["sh", "-c", 'mkdir -p "$(dirname "$1")" && cat > "$1"', "sh", path], stdin=payload
+        )
         if result.exit_code != 0:
             raise SandboxError(f"cannot write {path}: {result.stderr}")
 
@@ -146,11 +166,20 @@ class PrimeSandbox(Sandbox):
 
 
 class FastAPIEnv(vf.SandboxEnv):
-    """SandboxEnv whose sandboxes are hardened Docker containers (or Prime's), graded on the host."""
+    """SandboxEnv on hardened Docker containers (or Prime's), graded on the host."""
 
-    def __init__(self, *, keys: dict[str, AnswerKey], probes: dict[str, str], backend: str,
-                 image: str | None, limits: Limits, grading_timeout: float, reward_mode: str,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        keys: dict[str, AnswerKey],
+        probes: dict[str, str],
+        backend: str,
+        image: str | None,
+        limits: Limits,
+        grading_timeout: float,
+        reward_mode: str,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.keys, self.probes = keys, probes
         self.backend, self.limits = backend, limits
@@ -160,8 +189,9 @@ class FastAPIEnv(vf.SandboxEnv):
         self.add_tool(self.write_file, args_to_skip=["sandbox_id", "sandbox_state"])
         self.rubric = build_rubric(reward_mode)
 
-    async def write_file(self, path: str, content: str, sandbox_id: str,
-                         sandbox_state: dict) -> str:
+    async def write_file(
+        self, path: str, content: str, sandbox_id: str, sandbox_state: dict
+    ) -> str:
         """Create or overwrite the text file at `path` (absolute, or relative to /workspace)
         with `content` exactly, without shell quoting."""
         if not sandbox_state["ready"]:
@@ -173,8 +203,9 @@ class FastAPIEnv(vf.SandboxEnv):
             raise vf.SandboxError(str(exc)) from exc
         return f"wrote {len(content.encode())} bytes to {target}"
 
-    def update_tool_args(self, tool_name: str, tool_args: dict, messages: Any, state: Any,
-                         **kwargs: Any) -> dict:
+    def update_tool_args(
+        self, tool_name: str, tool_args: dict, messages: Any, state: Any, **kwargs: Any
+    ) -> dict:
         args = super().update_tool_args(tool_name, tool_args, messages, state, **kwargs)
         if tool_name == "write_file":
             args |= {"sandbox_id": state["sandbox_id"], "sandbox_state": state["sandbox_state"]}
@@ -212,8 +243,9 @@ class FastAPIEnv(vf.SandboxEnv):
                 await self._wait_for_sandbox_ready(state["sandbox_state"], sandbox_id)
         except Exception as exc:
             return harness_failure(f"sandbox unavailable at grading: {exc}")
-        return await grade(box, self.probes[task_id], self.keys[task_id],
-                           timeout=self.grading_timeout)
+        return await grade(
+            box, self.probes[task_id], self.keys[task_id], timeout=self.grading_timeout
+        )
 
     @vf.teardown
     async def teardown_sandboxes(self) -> None:
@@ -254,12 +286,14 @@ def build_rubric(reward_mode: str) -> vf.Rubric:
     return rubric
 
 
-def select_records(difficulty: str | list[str] | None, categories: list[str] | None,
-                   ids: list[str] | None) -> list[dict]:
+def select_records(
+    difficulty: str | list[str] | None, categories: list[str] | None, ids: list[str] | None
+) -> list[dict]:
     records = dataset.load_records()
     wanted = [difficulty] if isinstance(difficulty, str) else difficulty
     chosen = [
-        r for r in records
+        r
+        for r in records
         if (not wanted or r["difficulty"] in wanted)
         and (not categories or r["category"] in categories)
         and (not ids or r["id"] in ids)
@@ -298,12 +332,15 @@ def load_environment(
     records = select_records(difficulty, categories, ids)
     keys = dataset.load_keys()
     tasks = {t.id: t for t in load_tasks({r["category"] for r in records})}
-    rows = [{
-        "question": r["prompt"],
-        "answer": "",
-        "task": "fastapi-env",
-        "info": {"task_id": r["id"], "category": r["category"], "difficulty": r["difficulty"]},
-    } for r in records]
+    rows = [
+        {
+            "question": r["prompt"],
+            "answer": "",
+            "task": "fastapi-env",
+            "info": {"task_id": r["id"], "category": r["category"], "difficulty": r["difficulty"]},
+        }
+        for r in records
+    ]
     limits = Limits(memory_mb=memory_mb, cpus=cpus, pids=pids, command_timeout_s=command_timeout)
     if sandbox == "prime" and image is None:
         raise ValueError("sandbox='prime' needs image=<a pushed copy of the sandbox image>")

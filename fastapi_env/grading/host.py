@@ -72,7 +72,7 @@ def parse_frame(stdout: str, nonce: str) -> dict | None:
     for line in reversed(stdout.splitlines()):
         if line.startswith(prefix):
             try:
-                outcome = json.loads(line[len(prefix):])
+                outcome = json.loads(line[len(prefix) :])
             except ValueError:
                 return None
             return outcome if isinstance(outcome, dict) else None

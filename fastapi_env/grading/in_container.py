@@ -217,21 +217,37 @@ def supervise(job):
         child.kill()
     elapsed = round(time.monotonic() - started, 3)
     if problem == "timeout":
-        return {"report": None, "failure": "timeout",
-                "detail": f"the solution did not finish within {job['timeout']} s", "seconds": elapsed}
+        return {
+            "report": None,
+            "failure": "timeout",
+            "detail": f"the solution did not finish within {job['timeout']} s",
+            "seconds": elapsed,
+        }
     if problem == "report_too_large":
-        return {"report": None, "failure": "bad_report",
-                "detail": f"the runner's report exceeded {MAX_REPORT_BYTES} bytes", "seconds": elapsed}
+        return {
+            "report": None,
+            "failure": "bad_report",
+            "detail": f"the runner's report exceeded {MAX_REPORT_BYTES} bytes",
+            "seconds": elapsed,
+        }
     try:
         report = json.loads(raw.decode())
         if type(report) is not dict:
             raise ValueError("report is not an object")
     except (ValueError, UnicodeDecodeError) as exc:
         code = child.returncode
-        return {"report": None, "failure": "bad_report",
-                "detail": f"no readable report (runner exit code {code}): {exc}", "seconds": elapsed}
-    return {"report": report, "failure": report.get("failure"), "detail": report.get("detail", ""),
-            "seconds": elapsed}
+        return {
+            "report": None,
+            "failure": "bad_report",
+            "detail": f"no readable report (runner exit code {code}): {exc}",
+            "seconds": elapsed,
+        }
+    return {
+        "report": report,
+        "failure": report.get("failure"),
+        "detail": report.get("detail", ""),
+        "seconds": elapsed,
+    }
 
 
 def run_supervisor():
@@ -242,7 +258,12 @@ def run_supervisor():
         outcome = supervise(job)
         outcome["harness_error"] = None
     except BaseException:
-        outcome = {"report": None, "failure": None, "detail": "", "harness_error": _short_traceback()}
+        outcome = {
+            "report": None,
+            "failure": None,
+            "detail": "",
+            "harness_error": _short_traceback(),
+        }
     sys.stdout.write("\n" + nonce + ":" + json.dumps(outcome) + "\n")
     sys.stdout.flush()
 

@@ -28,8 +28,12 @@ async def run_on_host(solution: str | None, probes: str, timeout: float) -> dict
             Path(workspace, "solution.py").write_text(solution)
         job = build_job(probes, workspace=workspace, timeout=timeout, kill_leftovers=False)
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-I", "-c", GRADER_SOURCE,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            sys.executable,
+            "-I",
+            "-c",
+            GRADER_SOURCE,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
             cwd=workspace,
         )
         stdout, _ = await asyncio.wait_for(proc.communicate(json.dumps(job).encode()), timeout + 30)

@@ -79,7 +79,9 @@ async def _off_loop(func, *args):
 
 
 # --------------------------------------------------------------------------- sweeping
-def sweep(*, mine_only: bool = False, stale_only: bool = False, all_owners: bool = False) -> list[str]:
+def sweep(
+    *, mine_only: bool = False, stale_only: bool = False, all_owners: bool = False
+) -> list[str]:
     """Remove labelled containers: this process's, the expired ones, or all. Returns their ids."""
     try:
         client = docker_client()
@@ -169,8 +171,12 @@ def _read_frames(sock: socket.socket, deadline: float, limit: int | None) -> dic
 class DockerSandbox(Sandbox):
     """A hardened container. Arguments override the image and any limit."""
 
-    def __init__(self, image: str | None = None, limits: Limits | None = None,
-                 labels: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        image: str | None = None,
+        limits: Limits | None = None,
+        labels: dict[str, str] | None = None,
+    ) -> None:
         self.image = image or os.environ.get("FASTAPI_ENV_IMAGE") or image_tag()
         self.limits = limits or Limits()
         self.extra_labels = labels or {}
@@ -257,8 +263,15 @@ class DockerSandbox(Sandbox):
         await asyncio.shield(_off_loop(self.stop_now))
 
     # ---- commands
-    def _exec_blocking(self, argv: list[str], user: str, workdir: str, stdin: bytes | None,
-                       timeout: float, limit: int | None) -> ExecResult:
+    def _exec_blocking(
+        self,
+        argv: list[str],
+        user: str,
+        workdir: str,
+        stdin: bytes | None,
+        timeout: float,
+        limit: int | None,
+    ) -> ExecResult:
         import docker
 
         if self.container_id is None or self._stopped:
@@ -267,8 +280,13 @@ class DockerSandbox(Sandbox):
         started = time.monotonic()
         backstop = ["timeout", "-s", "KILL", str(int(timeout) + 5)]
         try:
-            exec_id = api.exec_create(self.container_id, backstop + argv, stdin=stdin is not None,
-                                      user=user, workdir=workdir)["Id"]
+            exec_id = api.exec_create(
+                self.container_id,
+                backstop + argv,
+                stdin=stdin is not None,
+                user=user,
+                workdir=workdir,
+            )["Id"]
             sock = api.exec_start(exec_id, socket=True)
         except docker.errors.DockerException as exc:
             raise SandboxError(f"exec failed, the sandbox is gone: {exc}") from exc
@@ -341,18 +359,31 @@ class DockerSandbox(Sandbox):
             stdout_bytes=bytes(frames["buffers"][1]),
         )
 
-    async def exec(self, command: list[str] | str, *, timeout: float | None = None,
-                   user: str | None = None, stdin: bytes | None = None,
-                   workdir: str | None = None, output_limit: int | None = None) -> ExecResult:
+    async def exec(
+        self,
+        command: list[str] | str,
+        *,
+        timeout: float | None = None,
+        user: str | None = None,
+        stdin: bytes | None = None,
+        workdir: str | None = None,
+        output_limit: int | None = None,
+    ) -> ExecResult:
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
         return await _off_loop(
-            self._exec_blocking, argv, user or MODEL_USER, workdir or WORKSPACE, stdin,
-            timeout or self.limits.command_timeout_s, output_limit or self.limits.output_limit_bytes,
+            self._exec_blocking,
+            argv,
+            user or MODEL_USER,
+            workdir or WORKSPACE,
+            stdin,
+            timeout or self.limits.command_timeout_s,
+            output_limit or self.limits.output_limit_bytes,
         )
 
     async def read_file(self, path: str, *, user: str | None = None) -> bytes:
-        result = await _off_loop(self._exec_blocking, ["cat", "--", path], user or MODEL_USER,
-                                 "/", None, 120.0, None)
+        result = await _off_loop(
+            self._exec_blocking, ["cat", "--", path], user or MODEL_USER, "/", None, 120.0, None
+        )
         if result.exit_code != 0:
             if "No such file" in result.stderr:
                 raise FileNotFoundError(path)
@@ -362,8 +393,15 @@ class DockerSandbox(Sandbox):
     async def write_file(self, path: str, data: bytes | str, *, user: str | None = None) -> None:
         payload = data.encode() if isinstance(data, str) else data
         script = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"'
-        result = await _off_loop(self._exec_blocking, ["/bin/sh", "-c", script, "sh", path],
-                                 user or MODEL_USER, "/", payload, 120.0, 64 * 1024)
+        result = await _off_loop(
+            self._exec_blocking,
+            ["/bin/sh", "-c", script, "sh", path],
+            user or MODEL_USER,
+            "/",
+            payload,
+            120.0,
+            64 * 1024,
+        )
         if result.exit_code != 0:
             raise SandboxError(f"cannot write {path}: {result.stderr.strip()}")
 

@@ -1,0 +1,233 @@
+from fastapi_env.tasks import Task
+
+_HEAD = '''\
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Header, HTTPException
+from fastapi.responses import JSONResponse
+from fastapi.testclient import TestClient
+
+PROJECTS = {1: {"name": "apollo", "owner": "ada"}, 2: {"name": "gemini", "owner": "bob"}}
+TOKENS = {"t-ada": "ada", "t-bob": "bob", "t-root": "root"}
+ADMINS = {"root"}
+AUDIT: list = []
+'''
+
+_AUTH = '''
+
+def authenticate(authorization: Annotated[str | None, Header()] = None) -> str:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme != "Bearer" or token not in TOKENS:
+        raise HTTPException(status_code=401, detail="not authenticated")
+    return TOKENS[token]
+
+
+def load_project(project_id: int) -> dict:
+    if project_id not in PROJECTS:
+        raise HTTPException(status_code=404, detail="project not found")
+    return {"id": project_id, **PROJECTS[project_id]}
+'''
+
+_PERMISSION = '''
+
+def require_owner_or_admin(
+    user: Annotated[str, Depends(authenticate)],
+    project: Annotated[dict, Depends(load_project)],
+) -> dict:
+    if user != project["owner"] and user not in ADMINS:
+        raise HTTPException(status_code=403, detail="not allowed")
+    return {"user": user, "project": project}
+'''
+
+_ROUTES = '''
+
+app = FastAPI()
+
+
+@app.get("/projects/{project_id}")
+def read_project(
+    user: Annotated[str, Depends(authenticate)],
+    project: Annotated[dict, Depends(load_project)],
+):
+    return project
+
+
+@app.delete("/projects/{project_id}", status_code=204)
+def delete_project(allowed: Annotated[dict, Depends(require_owner_or_admin)]):
+    del PROJECTS[allowed["project"]["id"]]
+    AUDIT.append(["delete", allowed["project"]["id"], allowed["user"]])
+
+
+@app.get("/audit")
+def read_audit():
+    return AUDIT
+'''
+
+_RESULT = '''
+
+client = TestClient(app)
+result = []
+for method, path, token in [
+    ("DELETE", "/projects/1", "t-bob"),
+    ("GET", "/projects/1", "t-bob"),
+    ("DELETE", "/projects/7", None),
+    ("DELETE", "/projects/1", "t-ada"),
+    ("GET", "/audit", None),
+]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = client.request(method, path, headers=headers)
+    result.append([r.status_code, r.json()] if r.content else [r.status_code])
+'''
+
+_REFERENCE = _HEAD + _AUTH + _PERMISSION + _ROUTES + _RESULT
+
+_RETURNS_RESPONSES = _HEAD + _AUTH + '''
+
+def require_owner_or_admin(
+    user: Annotated[str, Depends(authenticate)],
+    project: Annotated[dict, Depends(load_project)],
+):
+    if user != project["owner"] and user not in ADMINS:
+        return JSONResponse({"detail": "not allowed"}, status_code=403)
+    return {"user": user, "project": project}
+''' + _ROUTES.replace(
+    '''def delete_project(allowed: Annotated[dict, Depends(require_owner_or_admin)]):
+    del PROJECTS[allowed["project"]["id"]]
+    AUDIT.append(["delete", allowed["project"]["id"], allowed["user"]])''',
+    '''def delete_project(
+    project_id: int,
+    user: Annotated[str, Depends(authenticate)],
+    allowed: Annotated[dict, Depends(require_owner_or_admin)],
+):
+    del PROJECTS[project_id]
+    AUDIT.append(["delete", project_id, user])''',
+) + _RESULT
+
+_LOOKUP_FIRST = _HEAD + _AUTH + '''
+
+def require_owner_or_admin(
+    project: Annotated[dict, Depends(load_project)],
+    user: Annotated[str, Depends(authenticate)],
+) -> dict:
+    if user != project["owner"] and user not in ADMINS:
+        raise HTTPException(status_code=403, detail="not allowed")
+    return {"user": user, "project": project}
+''' + _ROUTES.replace(
+    '''    user: Annotated[str, Depends(authenticate)],
+    project: Annotated[dict, Depends(load_project)],
+):
+    return project''',
+    '''    project: Annotated[dict, Depends(load_project)],
+    user: Annotated[str, Depends(authenticate)],
+):
+    return project''',
+) + _RESULT
+
+_CHECK_AFTER_YIELD = _HEAD + _AUTH + '''
+
+def require_owner_or_admin(
+    user: Annotated[str, Depends(authenticate)],
+    project: Annotated[dict, Depends(load_project)],
+):
+    yield {"user": user, "project": project}
+    if user != project["owner"] and user not in ADMINS:
+        raise HTTPException(status_code=403, detail="not allowed")
+''' + _ROUTES + _RESULT.replace("TestClient(app)", "TestClient(app, raise_server_exceptions=False)")
+
+TASK = Task(
+    id="dependencies/raising_dependency_short_circuits",
+    title="Auth and permission dependencies that stop the request before the handler",
+    category="dependencies",
+    difficulty="medium",
+    prompt='''\
+Build a small project API whose access checks live in dependencies. Module-level state,
+starting as:
+
+    PROJECTS = {1: {"name": "apollo", "owner": "ada"}, 2: {"name": "gemini", "owner": "bob"}}
+    TOKENS = {"t-ada": "ada", "t-bob": "bob", "t-root": "root"}   # token -> user
+    ADMINS = {"root"}
+    AUDIT = []
+
+A project is rendered as `{"id": <id>, "name": <name>, "owner": <owner>}`.
+
+Dependencies:
+- **authenticate**: reads the optional `Authorization` header, expected as
+  `Bearer <token>`. If it is missing, not of that form, or the token is unknown, the request
+  fails with 401 `{"detail": "not authenticated"}`; otherwise it gives the user name.
+- **load project**: reads the integer path parameter `project_id`; unknown id -> 404
+  `{"detail": "project not found"}`; otherwise it gives the project.
+- **owner or admin**: uses both of the above; if the user is neither the project's owner nor
+  an admin, the request fails with 403 `{"detail": "not allowed"}`.
+
+A failing check ends the request at once: later checks and the route handler do not run, and
+nothing is changed. Authentication is always checked first, before the project lookup and
+before the project id is validated (so an unauthenticated request is a 401 even when the
+project id is unknown or not an integer); a non-integer project id from an authenticated user
+is FastAPI's standard 422 validation error.
+
+Routes:
+- `GET /projects/{project_id}`: any authenticated user; 200 with the project.
+- `DELETE /projects/{project_id}`: needs owner or admin; removes the project, appends
+  `["delete", <project id>, <user>]` to `AUDIT`, and answers 204 with an empty body.
+- `GET /audit`: no authentication; 200 with `AUDIT` (a JSON array).
+
+Then fill `result` with one row per request, in this order. A request "as X" sends
+`Authorization: Bearer X`; the others send no `Authorization` header. Each row is
+`[status code (integer), the JSON body]`, or just `[status code (integer)]` when the response
+body is empty:
+1. `DELETE /projects/1` as `t-bob`
+2. `GET /projects/1` as `t-bob`
+3. `DELETE /projects/7`
+4. `DELETE /projects/1` as `t-ada`
+5. `GET /audit`
+''',
+    reference=_REFERENCE,
+    probes='''\
+def _row(r):
+    if not r.content:
+        return [r.status_code]
+    try:
+        return [r.status_code, r.json()]
+    except ValueError:
+        return [r.status_code, r.text]
+
+
+def _auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def probe_admin_delete(client):
+    return [
+        _row(client.delete("/projects/2", headers=_auth("t-ada"))),
+        _row(client.delete("/projects/2", headers=_auth("t-root"))),
+        _row(client.get("/projects/2", headers=_auth("t-root"))),
+        _row(client.delete("/projects/2", headers=_auth("t-root"))),
+        _row(client.get("/audit")),
+    ]
+
+
+def probe_auth_before_lookup_and_validation(client):
+    rows = [
+        _row(client.get("/projects/99")),
+        _row(client.delete("/projects/abc")),
+        _row(client.delete("/projects/abc", headers=_auth("nobody"))),
+        _row(client.get("/projects/1", headers={"Authorization": "t-ada"})),
+        _row(client.get("/projects/1", headers=_auth("t-ada"))),
+    ]
+    r = client.delete("/projects/abc", headers=_auth("t-ada"))
+    rows.append([r.status_code, r.json()["detail"][0]["type"], r.json()["detail"][0]["loc"]])
+    return rows
+''',
+    traps={
+        "permission dependency returns a 403 response instead of raising": _RETURNS_RESPONSES,
+        "project looked up before authentication": _LOOKUP_FIRST,
+        "permission checked after yield": _CHECK_AFTER_YIELD,
+    },
+    expected_rows=[
+        [403, {"detail": "not allowed"}],
+        [200, {"id": 1, "name": "apollo", "owner": "ada"}],
+        [401, {"detail": "not authenticated"}],
+        [204],
+        [200, [["delete", 1, "ada"]]],
+    ],
+)

@@ -1,0 +1,204 @@
+from fastapi_env.tasks import Task
+
+_HEAD = '''\
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.testclient import TestClient
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+EVENTS = {1: "meetup", 2: "workshop"}
+
+
+class Registration(BaseModel):
+    name: str
+    age: int = Field(ge=18)
+    tags: list[str] = []
+
+    @field_validator("name")
+    @classmethod
+    def no_digits(cls, value: str) -> str:
+        if any(ch.isdigit() for ch in value):
+            raise ValueError("name must not contain digits")
+        return value
+
+
+app = FastAPI()
+'''
+
+_HANDLER = '''
+
+@app.exception_handler(RequestValidationError)
+async def validation_handler(request: Request, exc: RequestValidationError):
+    problems = [
+        {
+            "where": error["loc"][0],
+            "field": ".".join(str(part) for part in error["loc"][1:]),
+            "type": error["type"],
+            "message": error["msg"],
+        }
+        for error in exc.errors()
+    ]
+    return JSONResponse(
+        status_code=400,
+        content={"error": "invalid_request", "problems": problems, "received": exc.body},
+    )
+'''
+
+_ROUTES = '''
+
+@app.get("/events/{event_id}")
+def read_event(event_id: int):
+    if event_id not in EVENTS:
+        raise HTTPException(status_code=404, detail="event not found")
+    return {"event_id": event_id, "title": EVENTS[event_id]}
+
+
+@app.post("/events/{event_id}/registrations", status_code=201)
+def register(event_id: int, registration: Registration, notify: bool = False):
+    if event_id not in EVENTS:
+        raise HTTPException(status_code=404, detail="event not found")
+    return {"event_id": event_id, "notify": notify, **registration.model_dump()}
+'''
+
+_RESULT = '''
+
+client = TestClient(app)
+result = []
+for path, body in [
+    ("/events/1/registrations?notify=true", {"name": "Ann", "age": 30, "tags": ["vip"]}),
+    ("/events/1/registrations", {"name": "R2D2", "age": 17}),
+    ("/events/x/registrations?notify=maybe", {"age": "old", "tags": ["a", 5]}),
+    ("/events/9/registrations", {"name": "Bo", "age": 40}),
+]:
+    r = client.post(path, json=body)
+    result.append([r.status_code, r.json()])
+'''
+
+_REFERENCE = _HEAD + _HANDLER + _ROUTES + _RESULT
+
+_PYDANTIC_VALIDATION_ERROR = _HEAD + _HANDLER.replace(
+    "@app.exception_handler(RequestValidationError)\nasync def validation_handler(request: Request, exc: RequestValidationError):",
+    "@app.exception_handler(ValidationError)\nasync def validation_handler(request: Request, exc: ValidationError):",
+).replace('"received": exc.body', '"received": None') + _ROUTES + _RESULT
+
+_REQUEST_JSON = _HEAD + _HANDLER.replace('"received": exc.body', '"received": await request.json()') + _ROUTES + _RESULT
+
+_DEFAULT_STATUS = _HEAD + _HANDLER.replace("status_code=400", "status_code=422") + _ROUTES + _RESULT
+
+TASK = Task(
+    id="errors/validation_error_handler",
+    title="Replace FastAPI's 422 with a custom 400 validation error format",
+    category="errors",
+    difficulty="medium",
+    prompt='''\
+Build an event-registration API whose request-validation errors use the company's own format
+instead of FastAPI's default 422.
+
+Events live in memory: `{1: "meetup", 2: "workshop"}` (id -> title). Registration bodies follow
+this model (use it as is):
+
+    class Registration(BaseModel):
+        name: str
+        age: int = Field(ge=18)
+        tags: list[str] = []
+
+        @field_validator("name")
+        @classmethod
+        def no_digits(cls, value: str) -> str:
+            if any(ch.isdigit() for ch in value):
+                raise ValueError("name must not contain digits")
+            return value
+
+Routes:
+- `GET /events/{event_id}` (`event_id` integer): 200 `{"event_id": <id>, "title": <title>}`.
+- `POST /events/{event_id}/registrations` (`event_id` integer; optional boolean query parameter
+  `notify`, default false; JSON body a `Registration`): 201 with
+  `{"event_id": <id>, "notify": <bool>, "name": ..., "age": ..., "tags": [...]}`.
+- Both answer 404 with FastAPI's usual `{"detail": "event not found"}` for an unknown event id.
+  Only request-validation errors change format; other errors keep FastAPI's defaults.
+
+Whenever FastAPI rejects a request because its path/query parameters or body fail validation,
+answer **400** (not 422) with this JSON body:
+
+    {"error": "invalid_request",
+     "problems": [<one object per validation error, in the order FastAPI reports them>],
+     "received": <the request's JSON body as FastAPI parsed it, or null if the request had no body>}
+
+Each problem is `{"where": <first element of the error's loc, e.g. "body", "query", "path">,
+"field": <the remaining elements of loc converted to strings and joined with ".", e.g.
+"tags.1"; "" if there are none>, "type": <the error's type>, "message": <the error's msg>}`.
+The type and msg are exactly what FastAPI reports in its default 422 body; for instance the
+validator above produces type `value_error` with msg `Value error, name must not contain digits`.
+
+Then fill `result` with one row per request (all `POST`, with the given JSON body), in this
+order, each row `[status code (integer), the JSON body]`:
+1. `/events/1/registrations?notify=true` with `{"name": "Ann", "age": 30, "tags": ["vip"]}`
+2. `/events/1/registrations` with `{"name": "R2D2", "age": 17}`
+3. `/events/x/registrations?notify=maybe` with `{"age": "old", "tags": ["a", 5]}`
+4. `/events/9/registrations` with `{"name": "Bo", "age": 40}`
+''',
+    reference=_REFERENCE,
+    probes='''\
+def _body(r):
+    try:
+        return r.json()
+    except ValueError:
+        return r.text
+
+
+def probe_path_error_without_body(client):
+    rows = []
+    r = client.get("/events/abc")
+    rows.append([r.status_code, _body(r)])
+    r = client.get("/events/2")
+    rows.append([r.status_code, r.json()])
+    r = client.get("/events/3")
+    rows.append([r.status_code, r.json()])
+    return rows
+
+
+def probe_missing_body(client):
+    r = client.post("/events/2/registrations")
+    return [[r.status_code, _body(r)]]
+
+
+def probe_valid_defaults(client):
+    r = client.post("/events/2/registrations", json={"name": "Cy", "age": 18})
+    return [[r.status_code, r.json()]]
+''',
+    traps={
+        "handler registered for pydantic.ValidationError": _PYDANTIC_VALIDATION_ERROR,
+        "received taken from await request.json()": _REQUEST_JSON,
+        "custom body but status left at 422": _DEFAULT_STATUS,
+    },
+    expected_rows=[
+        [201, {"event_id": 1, "notify": True, "name": "Ann", "age": 30, "tags": ["vip"]}],
+        [400, {
+            "error": "invalid_request",
+            "problems": [
+                {"where": "body", "field": "name", "type": "value_error",
+                 "message": "Value error, name must not contain digits"},
+                {"where": "body", "field": "age", "type": "greater_than_equal",
+                 "message": "Input should be greater than or equal to 18"},
+            ],
+            "received": {"name": "R2D2", "age": 17},
+        }],
+        [400, {
+            "error": "invalid_request",
+            "problems": [
+                {"where": "path", "field": "event_id", "type": "int_parsing",
+                 "message": "Input should be a valid integer, unable to parse string as an integer"},
+                {"where": "query", "field": "notify", "type": "bool_parsing",
+                 "message": "Input should be a valid boolean, unable to interpret input"},
+                {"where": "body", "field": "name", "type": "missing", "message": "Field required"},
+                {"where": "body", "field": "age", "type": "int_parsing",
+                 "message": "Input should be a valid integer, unable to parse string as an integer"},
+                {"where": "body", "field": "tags.1", "type": "string_type",
+                 "message": "Input should be a valid string"},
+            ],
+            "received": {"age": "old", "tags": ["a", 5]},
+        }],
+        [404, {"detail": "event not found"}],
+    ],
+)

@@ -1,0 +1,105 @@
+"""End to end: the real vf-eval CLI, the SandboxEnv binding, real containers, scripted policies."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+
+import pytest
+
+from fastapi_env.dataset import load_records
+from fastapi_env.evaluate import run_vf_eval
+from fastapi_env.policy_server import reference_script
+
+from .conftest import LABEL, labelled_containers
+
+pytestmark = pytest.mark.docker
+
+
+def sample_ids(count: int = 12) -> list[str]:
+    """Tasks from as many categories as possible, deterministic."""
+    records = load_records()
+    by_category: dict[str, list[str]] = {}
+    for record in records:
+        by_category.setdefault(record["category"], []).append(record["id"])
+    ids: list[str] = []
+    while len(ids) < min(count, len(records)):
+        for members in by_category.values():
+            taken = [i for i in members if i not in ids]
+            if taken and len(ids) < count:
+                ids.append(taken[0])
+    return ids
+
+
+IDS = sample_ids()
+
+
+def evaluate(policy: str, tmp_path, **kwargs):
+    run = run_vf_eval(
+        policy, rollouts=2, concurrency=8, env_args={"ids": IDS}, output_dir=tmp_path, **kwargs
+    )
+    assert len(run.rollouts) == 2 * len(IDS), "vf-eval exits 0 even when rollouts fail: count"
+    assert labelled_containers() == [], "containers left after vf-eval"
+    return run
+
+
+def test_at_least_ten_tasks_are_exercised():
+    assert len(IDS) >= 10
+
+
+def test_reference_policy_scores_one(tmp_path):
+    run = evaluate("reference", tmp_path)
+    failures = [
+        (r["info"]["task_id"], r.get("grade", {}).get("reason"))
+        for r in run.rollouts
+        if r["reward"] != 1.0
+    ]
+    assert failures == []
+    assert run.mean_reward == 1.0 and run.scoring_errors() == []
+    assert (run.results_dir / "metadata.json").exists()
+
+
+@pytest.mark.parametrize("policy", ["noop", "syntax-error", "rows-only"])
+def test_negative_policies_score_zero_without_scoring_errors(policy, tmp_path):
+    run = evaluate(policy, tmp_path)
+    assert [r["reward"] for r in run.rollouts] == [0.0] * len(run.rollouts)
+    assert run.scoring_errors() == []
+    if policy == "rows-only":  # the visible rows match: only the hidden probes catch it
+        assert all(r["rows_matched"] == 1.0 and r["probes_matched"] < 1.0 for r in run.rollouts)
+
+
+def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
+    def sleepy(task, rows):
+        return [("bash", {"command": "sleep 25"}), *reference_script(task, rows)]
+
+    def kill_first_container() -> None:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            found = labelled_containers()
+            if found:
+                time.sleep(2)  # let the first command start
+                subprocess.run(["docker", "kill", found[0]], capture_output=True)
+                return
+            time.sleep(0.2)
+
+    killer = threading.Thread(target=kill_first_container)
+    killer.start()
+    run = run_vf_eval(
+        "sleepy",
+        num_examples=1,
+        rollouts=1,
+        env_args={"ids": IDS[:1]},
+        output_dir=tmp_path,
+        extra_policies={"sleepy": sleepy},
+    )
+    killer.join()
+    [rollout] = run.rollouts
+    assert rollout["reward"] == 0.0
+    assert rollout["scoring_error"] == 1.0
+    assert rollout["grade"]["scoring_error"], rollout["grade"]
+    assert labelled_containers() == []
+
+
+def test_no_container_is_left():
+    assert labelled_containers(f"{LABEL}") == []
