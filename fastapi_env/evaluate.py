@@ -120,3 +120,34 @@ def summary(run: EvalRun) -> str:
         )
     lines.append(f"results: {run.results_dir}/results.jsonl (+ metadata.json)")
     return "\n".join(lines)
+
+
+async def evaluate_in_process(
+    policies: list[str],
+    *,
+    ids: list[str] | None = None,
+    rollouts: int = 1,
+    concurrency: int = 8,
+    env_kwargs: dict | None = None,
+    extra_policies: dict | None = None,
+) -> dict[str, list[dict]]:
+    """Run policies through the SandboxEnv binding in this process (no vf-eval CLI start-up):
+    the same environment, sandboxes and grading, driven by verifiers' own ``evaluate``."""
+    import asyncio
+
+    from verifiers.types import ClientConfig
+
+    from fastapi_env import load_environment
+
+    env = load_environment(ids=ids, **(env_kwargs or {}))
+    os.environ.setdefault(KEY_VARIABLE, "offline-no-key-needed")
+    with PolicyServer(policies[0], extra_policies=extra_policies) as server:
+        client = ClientConfig(api_key_var=KEY_VARIABLE, api_base_url=server.base_url)
+        outputs = await asyncio.gather(*(
+            env.evaluate(client, f"scripted-{policy}", num_examples=-1,
+                         rollouts_per_example=rollouts, max_concurrent=concurrency,
+                         state_columns=["grade"],
+                         on_progress=lambda *args, **kwargs: None)
+            for policy in policies
+        ))
+    return {p: [dict(o) for o in out["outputs"]] for p, out in zip(policies, outputs, strict=True)}

@@ -56,7 +56,8 @@ POLICIES: dict[str, Callable[[Task, list], list[Step]]] = {
 
 
 class PolicyServer:
-    """Plays one policy for every task. Use as a context manager; ``base_url`` is set once up."""
+    """Plays a policy for every task: the one the request's ``model`` names (``<policy>`` or
+    ``scripted-<policy>``), else the server's default. Use as a context manager."""
 
     def __init__(
         self,
@@ -70,7 +71,7 @@ class PolicyServer:
             raise ValueError(f"unknown policy {policy!r}; known: {', '.join(sorted(policies))}")
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the policy server only listens on loopback")
-        self.script = policies[policy]
+        self.policies = policies
         self.policy = policy
         self.tasks = load_tasks()
         self.keys = load_keys()
@@ -86,10 +87,14 @@ class PolicyServer:
             raise LookupError("no task prompt found in the conversation")
         return max(matches, key=lambda t: len(t.prompt))
 
-    def next_step(self, messages: list[dict]) -> Step:
+    def policy_for(self, model: str | None) -> str:
+        name = (model or "").removeprefix("scripted-")
+        return name if name in self.policies else self.policy
+
+    def next_step(self, messages: list[dict], model: str | None = None) -> Step:
         task = self.find_task(messages)
         turn = sum(1 for m in messages if m.get("role") == "assistant")
-        script = self.script(task, self.keys[task.id].rows)
+        script = self.policies[self.policy_for(model)](task, self.keys[task.id].rows)
         return script[min(turn, len(script) - 1)]
 
     # ---- HTTP
@@ -122,7 +127,7 @@ class PolicyServer:
                 length = int(self.headers.get("content-length") or 0)
                 try:
                     body = json.loads(self.rfile.read(length) or b"{}")
-                    step = server.next_step(body.get("messages") or [])
+                    step = server.next_step(body.get("messages") or [], body.get("model"))
                 except (LookupError, ValueError) as exc:
                     self._json(400, {"error": {"message": str(exc)}})
                     return

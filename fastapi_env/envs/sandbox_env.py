@@ -336,7 +336,6 @@ def load_environment(
         {
             "question": r["prompt"],
             "answer": "",
-            "task": "fastapi-env",
             "info": {"task_id": r["id"], "category": r["category"], "difficulty": r["difficulty"]},
         }
         for r in records
