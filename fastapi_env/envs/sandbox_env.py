@@ -25,12 +25,15 @@ import verifiers as vf
 from prime_sandboxes import CommandTimeoutError, StartCommand
 
 from fastapi_env import dataset
+from fastapi_env.dataset import select_records
 from fastapi_env.grading.host import AnswerKey, Grade, grade, harness_failure
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import ExecResult, Limits, Sandbox, SandboxError
-from fastapi_env.sandbox.docker import DockerSandbox
+from fastapi_env.sandbox.docker import DockerSandbox, preflight
 from fastapi_env.sandbox.docker import sweep as sweep_containers
 from fastapi_env.tasks import load_tasks
+
+MIN_MEMORY_MB = 128
 
 
 @dataclass
@@ -286,27 +289,6 @@ def build_rubric(reward_mode: str) -> vf.Rubric:
     return rubric
 
 
-def select_records(
-    difficulty: str | list[str] | None, categories: list[str] | None, ids: list[str] | None
-) -> list[dict]:
-    records = dataset.load_records()
-    wanted = [difficulty] if isinstance(difficulty, str) else difficulty
-    chosen = [
-        r
-        for r in records
-        if (not wanted or r["difficulty"] in wanted)
-        and (not categories or r["category"] in categories)
-        and (not ids or r["id"] in ids)
-    ]
-    if ids:
-        missing = set(ids) - {r["id"] for r in chosen}
-        if missing:
-            raise ValueError(f"unknown task ids: {', '.join(sorted(missing))}")
-    if not chosen:
-        raise ValueError("the selection matches no task")
-    return chosen
-
-
 def load_environment(
     difficulty: str | list[str] | None = None,
     categories: list[str] | None = None,
@@ -343,6 +325,11 @@ def load_environment(
     limits = Limits(memory_mb=memory_mb, cpus=cpus, pids=pids, command_timeout_s=command_timeout)
     if sandbox == "prime" and image is None:
         raise ValueError("sandbox='prime' needs image=<a pushed copy of the sandbox image>")
+    if memory_mb < MIN_MEMORY_MB:
+        raise ValueError(f"memory_mb must be at least {MIN_MEMORY_MB}: below it the grader "
+                         "itself may not fit, and its death would be blamed on the model")
+    if sandbox == "docker":
+        image = preflight(image)  # a clear error now, not a failed rollout per task
     return FastAPIEnv(
         keys={r["id"]: keys[r["id"]] for r in records},
         probes={i: t.probes for i, t in tasks.items()},

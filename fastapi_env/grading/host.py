@@ -144,6 +144,8 @@ def score(outcome: dict, key: AnswerKey) -> Grade:
 
 async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float) -> dict:
     """Run the in-container grader once; return its outcome, or raise SandboxError."""
+    if not await sandbox.is_alive():
+        raise SandboxError("the sandbox is not running (stopped or paused) at grading")
     await sandbox.kill_model_processes()  # the model's background processes end with its turns
     job = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True)
     nonce = job["nonce"]

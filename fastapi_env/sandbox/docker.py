@@ -74,6 +74,21 @@ def docker_client() -> Any:
         return _client
 
 
+def preflight(image: str | None = None) -> str:
+    """Check, before any rollout, that the engine answers and the image exists; return the
+    image. Raises SandboxError with what to do otherwise."""
+    import docker
+
+    image = image or os.environ.get("FASTAPI_ENV_IMAGE") or image_tag()
+    try:
+        docker_client().images.get(image)
+    except docker.errors.ImageNotFound as exc:
+        raise SandboxError(
+            f"sandbox image {image} not found: run `fastapi-env image build`"
+        ) from exc
+    return image
+
+
 async def _off_loop(func, *args):
     return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, func, *args)
 
@@ -301,6 +316,8 @@ class DockerSandbox(Sandbox):
         finally:
             raw.close()
         if frames["timed_out"]:
+            if not self._running(api):  # a paused box looks like a slow command: it is not
+                raise SandboxError("the sandbox stopped or was paused while a command ran")
             self.kill_model_processes_now()
         exit_code = self._exit_code(api, exec_id, wait=not frames["timed_out"])
         return self._result(frames, exit_code, time.monotonic() - started)
@@ -318,10 +335,12 @@ class DockerSandbox(Sandbox):
         return None
 
     def _running(self, api: Any) -> bool:
+        """Running and not paused: a paused box runs nothing, and waiting on it would hang."""
         try:
-            return bool(api.inspect_container(self.container_id)["State"]["Running"])
+            state = api.inspect_container(self.container_id)["State"]
         except Exception:
             return False
+        return bool(state["Running"]) and not state.get("Paused")
 
     def kill_model_processes_now(self) -> None:
         """Ask the init to kill every process of the model's user (no fork needed inside)."""

@@ -1,0 +1,96 @@
+"""Broken infrastructure: what the environment does when the engine, the image or a container
+fails. Expected: a clear error at start, or ``scoring_error`` with its reason, never a silent 0;
+the other rollouts complete; nothing is left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import time
+
+import pytest
+
+from fastapi_env import load_environment
+from fastapi_env.evaluate import evaluate_in_process
+from fastapi_env.policy_server import reference_script
+from fastapi_env.sandbox import SandboxError
+from fastapi_env.sandbox.docker import OWNER
+
+from .conftest import labelled_containers
+
+pytestmark = pytest.mark.docker
+
+IDS = ["responses/response_model_filtering", "routing/method_not_allowed"]
+
+
+def mine() -> list[str]:
+    return labelled_containers(f"fastapi-env.owner={OWNER}")
+
+
+def test_missing_image_is_a_clear_error_at_start():
+    with pytest.raises(SandboxError, match="not found: run `fastapi-env image build`"):
+        load_environment(ids=IDS[:1], image="fastapi-env-sandbox:does-not-exist")
+
+
+def test_absent_engine_is_a_clear_error_at_start():
+    script = ("from fastapi_env import load_environment\n"
+              "load_environment(ids=['responses/response_model_filtering'])\n")
+    env = os.environ | {"DOCKER_HOST": "unix:///nonexistent/docker.sock"}
+    done = subprocess.run(["python", "-c", script], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode != 0
+    assert "cannot reach the Docker engine" in done.stderr
+
+
+def test_too_little_memory_for_the_grader_is_refused():
+    with pytest.raises(ValueError, match="memory_mb must be at least"):
+        load_environment(ids=IDS[:1], memory_mb=64)
+
+
+def _interfere(action: str, after_s: float) -> None:
+    """Pause or kill this process's first new container once it has run for a while."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        found = mine()
+        if found:
+            time.sleep(after_s)
+            subprocess.run(["docker", action, found[0]], capture_output=True)
+            return
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("action", ["kill", "pause"])
+def test_a_container_killed_or_paused_mid_rollout_is_a_scoring_error(action):
+    def slow(task, rows):
+        return [("bash", {"command": "sleep 8"}), *reference_script(task, rows)]
+
+    async def run():
+        interference = asyncio.get_running_loop().run_in_executor(None, _interfere, action, 2)
+        results = await evaluate_in_process(["slow"], ids=IDS[:1], rollouts=1,
+                                            extra_policies={"slow": slow})
+        await interference
+        return results["slow"]
+
+    [rollout] = asyncio.run(run())
+    assert rollout["reward"] == 0.0
+    assert rollout["grade"]["scoring_error"], rollout["grade"]
+    assert mine() == []
+
+
+def test_other_rollouts_complete_when_one_container_dies():
+    def slow(task, rows):
+        return [("bash", {"command": "sleep 6"}), *reference_script(task, rows)]
+
+    async def run():
+        interference = asyncio.get_running_loop().run_in_executor(None, _interfere, "kill", 1)
+        results = await evaluate_in_process(["slow"], ids=IDS, rollouts=2, concurrency=1,
+                                            extra_policies={"slow": slow})
+        await interference
+        return results["slow"]
+
+    rollouts = asyncio.run(run())
+    errors = [r for r in rollouts if r["grade"]["scoring_error"]]
+    assert len(errors) == 1
+    assert [r["reward"] for r in rollouts if r not in errors] == [1.0] * 3
+    assert mine() == []
