@@ -80,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.add_argument("policy", help="reference, noop, syntax-error or rows-only")
     serve.add_argument("--port", type=int, default=8765)
+    bench = sub.add_parser("bench", help="measure the environment's own cost (figures, no test)")
+    bench.add_argument("--rollouts", type=int, default=16, help="rollouts per concurrency")
+    bench.add_argument("--concurrency", default="1,4,8,16", help="comma-separated levels")
+    bench.add_argument("--task", action="append", help="task ids (default: 8 fixed tasks)")
     demo = sub.add_parser(
         "demo",
         help="run the real vf-eval over the tasks against a scripted policy (offline, no API key)",
@@ -92,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("smoke", help="start a sandbox, run Python with FastAPI in it, stop it")
     tasks = sub.add_parser("tasks", help="build or verify the tasks (same as build_tasks.py)")
     tasks.add_argument("rest", nargs=argparse.REMAINDER)
+    from fastapi_env import report
+
+    report.add_arguments(
+        sub.add_parser("report", help="read saved vf-eval runs: rewards, pass@k, diffs, cost")
+    )
 
     args = parser.parse_args(argv)
     if args.command == "tasks":
@@ -120,6 +129,13 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             pass
         return 0
+    if args.command == "bench":
+        from fastapi_env import bench as bench_mod
+
+        levels = [int(c) for c in args.concurrency.split(",")]
+        ids = args.task or bench_mod.DEFAULT_TASKS
+        print(asyncio.run(bench_mod.run(args.rollouts, levels, ids)))
+        return 0
     if args.command == "demo":
         from fastapi_env.evaluate import run_vf_eval, summary
 
@@ -138,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if run.rollouts and not run.scoring_errors() else 1
     if args.command == "smoke":
         return asyncio.run(_smoke())
+    if args.command == "report":
+        return report.main(args)
     return 2
 
 

@@ -9,6 +9,7 @@ import statistics
 import subprocess
 import sys
 import time
+import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,6 +104,109 @@ def run_vf_eval(
         seconds,
         completed.returncode,
     )
+
+
+# --------------------------------------------------------------------------- verifiers 0.4
+V04_VARIABLE = "FASTAPI_ENV_VF_EVAL_V04"
+V04_VF_EVAL = Path(__file__).resolve().parent.parent / ".venv-v04" / "bin" / "vf-eval"
+METRICS = ("rows_matched", "probes_matched", "module_imported", "scoring_error")
+
+
+def rollout_of_trace(trace: dict) -> dict:
+    """One 0.4 trace (a ``traces.jsonl`` episode's) in the shape of a 0.3 results row."""
+    data = (trace.get("task") or {}).get("data") or {}
+    info = trace.get("info") or {}
+    rewards = trace.get("rewards") or {}
+    metrics = trace.get("metrics") or {}
+    return {
+        "reward": sum(r["score"] * r.get("weight", 1.0) for r in rewards.values() if r),
+        **{name: metrics.get(name) for name in METRICS},
+        "info": {k: data.get(k) for k in ("task_id", "category", "difficulty")},
+        "grade": info.get("grade"),
+        "harness": info.get("harness"),
+        "ok": bool(trace.get("ok")),
+        "errors": trace.get("errors") or [],
+        "trace_id": trace.get("id"),
+    }
+
+
+def run_vf_eval_v1(
+    policy: str,
+    *,
+    num_examples: int = -1,
+    rollouts: int = 1,
+    concurrency: int = 4,
+    taskset_args: dict | None = None,
+    output_dir: Path = Path("outputs"),
+    extra_args: list[str] | None = None,
+    quiet: bool = True,
+    extra_policies: dict | None = None,
+    vf_eval: str | Path | None = None,
+) -> EvalRun:
+    """Serve ``policy`` on loopback and run verifiers 0.4's ``vf-eval fastapi-env`` against it.
+
+    ``vf_eval`` defaults to $FASTAPI_ENV_VF_EVAL_V04, else ``.venv-v04/bin/vf-eval``
+    (``scripts/venv-v04.sh``). ``taskset_args`` become ``--env.taskset.<name>`` flags. The run
+    writes ``<output_dir>/<run name>/traces.jsonl``; each trace becomes one rollout dict
+    (``rollout_of_trace``). 0.4's vf-eval exits 0 even when rollouts fail: check ``errors``."""
+    command = Path(vf_eval or os.environ.get(V04_VARIABLE) or V04_VF_EVAL)
+    if not command.exists():
+        raise FileNotFoundError(f"{command} is missing: create it with `bash scripts/venv-v04.sh`")
+    output_dir = Path(output_dir).resolve()
+    output_dir.mkdir(parents=True, exist_ok=True)
+    run_name = f"fastapi-env--scripted-{policy}--{uuid.uuid4().hex[:8]}"
+    started = time.monotonic()
+    with PolicyServer(policy, extra_policies=extra_policies) as server:
+        argv = [
+            str(command),
+            "fastapi-env",
+            "-m",
+            f"scripted-{policy}",
+            "--client.base-url",
+            server.base_url,
+            "--client.api-key-var",
+            KEY_VARIABLE,
+            "-r",
+            str(rollouts),
+            "-c",
+            str(concurrency),
+            "-o",
+            str(output_dir),
+            "--run.name",
+            run_name,
+            "--no-push",
+            "--no-rich",
+        ]
+        if num_examples > 0:
+            argv += ["-n", str(num_examples)]
+        for name, value in (taskset_args or {}).items():
+            if value is not None:
+                flag = f"--env.taskset.{name.replace('_', '-')}"
+                argv += [flag, value if isinstance(value, str) else json.dumps(value)]
+        argv += extra_args or []
+        env = os.environ | {KEY_VARIABLE: "offline-no-key-needed"}
+        completed = subprocess.run(
+            argv,
+            env=env,
+            stdout=subprocess.DEVNULL,  # --no-rich prints every trace; traces.jsonl has them
+            stderr=subprocess.PIPE if quiet else None,
+            text=True,
+        )
+    seconds = time.monotonic() - started
+    tail = (completed.stderr or "")[-3000:] if quiet else ""
+    if completed.returncode != 0:
+        raise RuntimeError(f"vf-eval (0.4) exited with {completed.returncode}:\n{tail}")
+    results_dir = output_dir / run_name
+    traces = results_dir / "traces.jsonl"
+    if not traces.exists():
+        raise FileNotFoundError(f"vf-eval (0.4) saved no {traces}:\n{tail}")
+    rows = [
+        rollout_of_trace(trace)
+        for line in traces.read_text().splitlines()
+        if line.strip()
+        for trace in json.loads(line).get("traces") or []
+    ]
+    return EvalRun(policy, results_dir, rows, seconds, completed.returncode)
 
 
 def summary(run: EvalRun) -> str:

@@ -37,7 +37,7 @@ def _write(source: str) -> ToolCall:
 def reference_script(task: Task, rows: list) -> list[Step]:
     return [
         _write(task.reference),
-        ("bash", {"command": "cd /workspace && python3 -c 'import solution' && echo imported"}),
+        ("bash", {"command": "cd /workspace && python3 -m py_compile solution.py && echo ok"}),
         "Done: /workspace/solution.py defines app and result.",
     ]
 

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.local/bin:$PATH"
 command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet uv
-uv sync --frozen
+uv sync --frozen --all-extras
 bash scripts/start-docker.sh
 uv run fastapi-env image build --base "${FASTAPI_ENV_BASE:-auto}"
 uv run fastapi-env demo "$@"

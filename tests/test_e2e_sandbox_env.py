@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
+import sys
 import threading
 import time
 
@@ -44,6 +46,14 @@ def evaluate(policy: str, tmp_path, **kwargs):
     return run
 
 
+def report_of(run) -> dict:
+    """`fastapi-env report --json` on the saved run: it must read what the policy scored."""
+    done = subprocess.run([sys.executable, "-m", "fastapi_env.cli", "report",
+                           str(run.results_dir), "--json"], capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout)["runs"][0]["all"]
+
+
 def test_at_least_ten_tasks_are_exercised():
     assert len(IDS) >= 10
 
@@ -58,6 +68,10 @@ def test_reference_policy_scores_one(tmp_path):
     assert failures == []
     assert run.mean_reward == 1.0 and run.scoring_errors() == []
     assert (run.results_dir / "metadata.json").exists()
+    summary = report_of(run)
+    assert (summary["tasks"], summary["rollouts"]) == (len(IDS), 2 * len(IDS))
+    assert summary["mean_reward"] == 1.0 and summary["pass_at_k"] == {"1": 1.0, "2": 1.0}
+    assert summary["scoring_errors"] == 0
 
 
 @pytest.mark.parametrize("policy", ["noop", "syntax-error", "rows-only"])
@@ -67,6 +81,8 @@ def test_negative_policies_score_zero_without_scoring_errors(policy, tmp_path):
     assert run.scoring_errors() == []
     if policy == "rows-only":  # the visible rows match: only the hidden probes catch it
         assert all(r["rows_matched"] == 1.0 and r["probes_matched"] < 1.0 for r in run.rollouts)
+    summary = report_of(run)
+    assert summary["mean_reward"] == 0.0 and summary["pass_at_k"]["2"] == 0.0
 
 
 def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):

@@ -15,8 +15,10 @@ Who is to blame when something goes wrong:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -45,7 +47,7 @@ class Grade:
     imported: bool
     reason: str
     scoring_error: str | None = None
-    seconds: float = 0.0
+    seconds: float = 0.0  # host wall time of the grading (score() alone leaves the runner's)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -170,9 +172,10 @@ async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float) -> dict:
 
 async def grade(sandbox: Sandbox, probes: str, key: AnswerKey, *, timeout: float = 60) -> Grade:
     """Grade whatever the model left in the sandbox's workspace. Never raises."""
+    started = time.monotonic()
     try:
         outcome = await run_grader(sandbox, probes, timeout=timeout)
-        return score(outcome, key)
+        return dataclasses.replace(score(outcome, key), seconds=time.monotonic() - started)
     except SandboxError as exc:
         return harness_failure(f"sandbox error during grading: {exc}")
     except Exception as exc:  # a bug of ours must not pass as the model's zero

@@ -53,6 +53,8 @@ _LIVE: weakref.WeakSet[DockerSandbox] = weakref.WeakSet()
 _client_lock = threading.Lock()
 _client: Any = None
 _hooks_installed = False
+# Callables run with each sandbox once it is removed (the benchmark collects timings here).
+OBSERVERS: list = []
 
 
 def docker_client() -> Any:
@@ -198,6 +200,10 @@ class DockerSandbox(Sandbox):
         self.name = f"fastapi-env-{uuid.uuid4().hex[:12]}"
         self.container_id: str | None = None
         self._stopped = False
+        # Wall times in seconds, for the benchmark: start, each exec in order, stop.
+        self.timings: dict[str, Any] = {"created": time.monotonic(), "start": None,
+                                        "execs": [], "stop": None, "ended": None,
+                                        "peak_memory_bytes": None}
 
     # ---- lifecycle
     def _create(self) -> str:
@@ -249,9 +255,11 @@ class DockerSandbox(Sandbox):
             return
         _install_exit_hooks()
         _LIVE.add(self)
+        started = self.timings["created"] = time.monotonic()
         creation = asyncio.ensure_future(_off_loop(self._create))
         try:
             self.container_id = await asyncio.shield(creation)
+            self.timings["start"] = time.monotonic() - started
         except asyncio.CancelledError:
             # The container may finish starting after we were cancelled: remove it then.
             creation.add_done_callback(self._remove_late)
@@ -268,11 +276,28 @@ class DockerSandbox(Sandbox):
             return
         self._stopped = True
         _LIVE.discard(self)
+        started = time.monotonic()
+        self.timings["peak_memory_bytes"] = self._peak_memory()
         target = self.container_id or self.name
         try:
             docker_client().api.remove_container(target, force=True)
         except Exception:
             pass  # already gone (auto_remove) or never created
+        self.timings["ended"] = time.monotonic()
+        self.timings["stop"] = self.timings["ended"] - started
+        for observe in OBSERVERS:
+            observe(self)
+
+    def _peak_memory(self) -> int | None:
+        """The container's peak memory (cgroup v1 file on a local engine), or None."""
+        if not OBSERVERS or self.container_id is None:
+            return None
+        path = f"/sys/fs/cgroup/memory/docker/{self.container_id}/memory.max_usage_in_bytes"
+        try:
+            with open(path) as handle:
+                return int(handle.read())
+        except (OSError, ValueError):
+            return None
 
     async def stop(self) -> None:
         await asyncio.shield(_off_loop(self.stop_now))
@@ -389,7 +414,7 @@ class DockerSandbox(Sandbox):
         output_limit: int | None = None,
     ) -> ExecResult:
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
-        return await _off_loop(
+        result = await _off_loop(
             self._exec_blocking,
             argv,
             user or MODEL_USER,
@@ -398,6 +423,8 @@ class DockerSandbox(Sandbox):
             timeout or self.limits.command_timeout_s,
             output_limit or self.limits.output_limit_bytes,
         )
+        self.timings["execs"].append(result.seconds)
+        return result
 
     async def read_file(self, path: str, *, user: str | None = None) -> bytes:
         result = await _off_loop(

@@ -1,0 +1,206 @@
+"""``fastapi-env bench``: the environment's own cost, side by side with the in-process floor.
+
+Runs rollouts through the real SandboxEnv binding with the scripted ``reference`` policy (zero
+model latency, so only the environment is measured) and prints medians and p95 of: sandbox
+ready, each tool call, grading, teardown, whole rollout; throughput at several concurrencies;
+peak memory per sandbox and in total. Beside each figure, the same tasks graded in process with
+no container at all (the floor), as a ratio. A script that prints figures, never a test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi_env.build import key_from_outcome
+from fastapi_env.evaluate import evaluate_in_process
+from fastapi_env.grading.host import score
+from fastapi_env.grading.runners import run_on_host
+from fastapi_env.sandbox import docker as docker_backend
+from fastapi_env.tasks import load_tasks
+
+DEFAULT_TASKS = [
+    "bodies/nested_models",
+    "dependencies/decorator_dependencies",
+    "errors/http_exception_headers",
+    "forms_files/login_form_fields",
+    "openapi/operation_metadata",
+    "responses/response_model_filtering",
+    "routing/method_not_allowed",
+    "security/missing_bearer_401",
+]
+
+
+def quantiles(values: list[float]) -> tuple[float, float]:
+    """(median, p95) of the values."""
+    if not values:
+        return float("nan"), float("nan")
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return statistics.median(ordered), p95
+
+
+@dataclass
+class Sample:
+    """What one configuration measured."""
+
+    concurrency: int
+    rollouts: int = 0
+    wall_s: float = 0.0
+    phases: dict[str, list[float]] = field(default_factory=dict)
+    peak_sandbox_bytes: list[int] = field(default_factory=list)
+    peak_host_used_bytes: int = 0
+
+    @property
+    def per_minute(self) -> float:
+        return 60 * self.rollouts / self.wall_s if self.wall_s else 0.0
+
+
+class HostMemory:
+    """Samples the host's used memory in a thread; ``peak`` is above the starting point."""
+
+    def __init__(self) -> None:
+        self.start = self._used()
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @staticmethod
+    def _used() -> int:
+        fields = {}
+        for line in open("/proc/meminfo"):
+            name, value = line.split(":")
+            fields[name] = int(value.split()[0]) * 1024
+        return fields["MemTotal"] - fields["MemAvailable"]
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            self.peak = max(self.peak, self._used() - self.start)
+
+    def __enter__(self) -> HostMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+async def measure_environment(ids: list[str], rollouts: int, concurrency: int) -> Sample:
+    sample = Sample(concurrency)
+    boxes: list[Any] = []
+    docker_backend.OBSERVERS.append(boxes.append)
+    per_task = max(1, rollouts // len(ids))
+    try:
+        with HostMemory() as memory:
+            started = time.monotonic()
+            results = await evaluate_in_process(["reference"], ids=ids, rollouts=per_task,
+                                                concurrency=concurrency)
+            sample.wall_s = time.monotonic() - started
+    finally:
+        docker_backend.OBSERVERS.remove(boxes.append)
+    outputs = results["reference"]
+    sample.rollouts = len(outputs)
+    bad = [o for o in outputs if o["reward"] != 1.0]
+    if bad:
+        raise RuntimeError(f"{len(bad)} reference rollouts did not score 1.0: "
+                           f"{bad[0].get('grade', {}).get('reason')}")
+    phases: dict[str, list[float]] = {k: [] for k in
+                                      ("sandbox ready", "tool call", "grading", "teardown",
+                                       "whole rollout")}
+    for box in boxes:
+        t = box.timings
+        if t["start"] is None or t["stop"] is None:
+            continue
+        phases["sandbox ready"].append(t["start"])
+        phases["tool call"] += t["execs"][:2]  # write_file, bash; then the grader's exec
+        phases["teardown"].append(t["stop"])
+        phases["whole rollout"].append(t["ended"] - t["created"])
+        if t["peak_memory_bytes"]:
+            sample.peak_sandbox_bytes.append(t["peak_memory_bytes"])
+    phases["grading"] = [o["grade"]["seconds"] for o in outputs]
+    sample.phases = phases
+    sample.peak_host_used_bytes = memory.peak
+    return sample
+
+
+async def measure_floor(ids: list[str], rollouts: int, concurrency: int) -> Sample:
+    """The same tasks graded in process on the host: no container, no tool calls."""
+    tasks = {t.id: t for t in load_tasks({i.split("/")[0] for i in ids})}
+    keys = {}
+    for task_id in ids:
+        keys[task_id], _ = key_from_outcome(
+            await run_on_host(tasks[task_id].reference, tasks[task_id].probes, 60))
+    sample = Sample(concurrency)
+    semaphore = asyncio.Semaphore(concurrency)
+    per_task = max(1, rollouts // len(ids))
+
+    async def one(task_id: str) -> float:
+        async with semaphore:
+            t0 = time.monotonic()
+            outcome = await run_on_host(tasks[task_id].reference, tasks[task_id].probes, 60)
+            if score(outcome, keys[task_id]).reward != 1.0:
+                raise RuntimeError(f"floor: reference of {task_id} did not score 1.0")
+            return time.monotonic() - t0
+
+    started = time.monotonic()
+    durations = await asyncio.gather(*(one(i) for i in ids for _ in range(per_task)))
+    sample.wall_s = time.monotonic() - started
+    sample.rollouts = len(durations)
+    sample.phases = {"grading": list(durations), "whole rollout": list(durations)}
+    return sample
+
+
+def _fmt(value: float) -> str:
+    return f"{value:7.3f}s"
+
+
+def report(env: dict[int, Sample], floor: dict[int, Sample], peer: str) -> str:
+    lines = []
+    base = env[min(env)]
+    ref = floor[min(floor)]
+    lines.append(f"per-rollout phases at concurrency {base.concurrency} "
+                 f"({base.rollouts} rollouts; floor = graded in process, no container)")
+    lines.append(f"  {'phase':<15} {'median':>8} {'p95':>8}   {'floor med':>9} {'ratio':>6}")
+    for phase, values in base.phases.items():
+        median, p95 = quantiles(values)
+        floor_values = ref.phases.get(phase)
+        if floor_values:
+            floor_median = quantiles(floor_values)[0]
+            extra = f"   {_fmt(floor_median)} {median / floor_median:5.1f}x"
+        else:
+            extra = "   " + " " * 9 + "     -"
+        lines.append(f"  {phase:<15} {_fmt(median)} {_fmt(p95)}{extra}")
+    lines.append("throughput (rollouts per minute)")
+    lines.append(f"  {'concurrency':>11} {'environment':>12} {'floor':>8} {'ratio':>6}")
+    for c in sorted(env):
+        e, f = env[c].per_minute, floor[c].per_minute
+        lines.append(f"  {c:>11} {e:12.1f} {f:8.1f} {e / f:5.2f}x")
+    peaks = [b for s in env.values() for b in s.peak_sandbox_bytes]
+    if peaks:
+        lines.append(f"peak memory per sandbox: median {statistics.median(peaks) / 2**20:.0f} MiB, "
+                     f"max {max(peaks) / 2**20:.0f} MiB")
+    for c in sorted(env):
+        lines.append(f"peak host memory in use above idle at concurrency {c}: "
+                     f"{env[c].peak_host_used_bytes / 2**20:.0f} MiB")
+    lines.append(f"peer (verifiers 0.4 built-in Docker runtime): {peer}")
+    return "\n".join(lines)
+
+
+PEER_NOTE = ("not run: its built-in harnesses install uv and packages from PyPI inside the box "
+             "and its Docker runtime needs a bridge network; neither exists here (measured, see "
+             "shared notes)")
+
+
+async def run(rollouts: int, concurrencies: list[int], ids: list[str]) -> str:
+    env, floor = {}, {}
+    for c in concurrencies:
+        print(f"[bench] environment, concurrency {c} ...", flush=True)
+        env[c] = await measure_environment(ids, rollouts, c)
+        print(f"[bench] floor, concurrency {c} ...", flush=True)
+        floor[c] = await measure_floor(ids, rollouts, c)
+    return report(env, floor, PEER_NOTE)
