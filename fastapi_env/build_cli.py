@@ -23,9 +23,10 @@ async def runners(local: bool, jobs: int):
     if local:
         yield [run_on_host] * jobs
         return
+    from fastapi_env.grading.host import GRADER_PRELOAD
     from fastapi_env.sandbox.docker import DockerSandbox
 
-    boxes = [DockerSandbox() for _ in range(jobs)]
+    boxes = [DockerSandbox(preload=GRADER_PRELOAD) for _ in range(jobs)]
     try:
         await asyncio.gather(*(box.start() for box in boxes))
         yield [sandbox_runner(box) for box in boxes]

@@ -59,6 +59,28 @@ def load_records() -> list[dict[str, Any]]:
     return [json.loads(line) for line in TASKS_FILE.read_text().splitlines() if line.strip()]
 
 
+def select_records(
+    difficulty: str | list[str] | None, categories: list[str] | None, ids: list[str] | None
+) -> list[dict[str, Any]]:
+    """The shipped records a binding's selection arguments name (every one by default)."""
+    records = load_records()
+    wanted = [difficulty] if isinstance(difficulty, str) else difficulty
+    chosen = [
+        r
+        for r in records
+        if (not wanted or r["difficulty"] in wanted)
+        and (not categories or r["category"] in categories)
+        and (not ids or r["id"] in ids)
+    ]
+    if ids:
+        missing = set(ids) - {r["id"] for r in chosen}
+        if missing:
+            raise ValueError(f"unknown task ids: {', '.join(sorted(missing))}")
+    if not chosen:
+        raise ValueError("the selection matches no task")
+    return chosen
+
+
 def load_keys() -> dict[str, AnswerKey]:
     if not KEYS_FILE.exists():
         raise FileNotFoundError(f"{KEYS_FILE} is missing: run `python build_tasks.py`")

@@ -9,8 +9,8 @@ before. Policies:
   ``bash``, then finishes (two tool calls, as a careful model would);
 * ``noop``: finishes at once, writing nothing;
 * ``syntax-error``: writes a module that does not parse, then finishes;
-* ``rows-only``: writes the visible rows as a literal ``result`` with no working app (the hidden
-  probes must catch it);
+* ``rows-only``: writes the visible rows as a literal ``result`` beside an ``app`` with no routes
+  (only the hidden probes can catch it);
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def reference_script(task: Task, rows: list) -> list[Step]:
 
 
 def rows_only_script(task: Task, rows: list) -> list[Step]:
-    literal = f"import json\nresult = json.loads({json.dumps(rows)!r})\n"
+    literal = ("import json\nfrom fastapi import FastAPI\n\napp = FastAPI()  # no routes\n"
+               f"result = json.loads({json.dumps(rows)!r})\n")
     return [_write(literal), "Done."]
 
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 
 import pytest
 
@@ -14,7 +15,7 @@ from fastapi_env.dataset import load_records
 from fastapi_env.evaluate import run_vf_eval
 from fastapi_env.policy_server import reference_script
 
-from .conftest import LABEL, labelled_containers
+from .conftest import labelled_containers
 
 pytestmark = pytest.mark.docker
 
@@ -35,14 +36,24 @@ def sample_ids(count: int = 12) -> list[str]:
 
 
 IDS = sample_ids()
+RUN_LABEL = f"fastapi-env.test-run={uuid.uuid4().hex[:12]}"  # this test run's boxes only
+
+
+def ours() -> list[str]:
+    return labelled_containers(RUN_LABEL)
+
+
+def env_args(ids: list[str]) -> dict:
+    key, value = RUN_LABEL.split("=")
+    return {"ids": ids, "labels": {key: value}}
 
 
 def evaluate(policy: str, tmp_path, **kwargs):
     run = run_vf_eval(
-        policy, rollouts=2, concurrency=8, env_args={"ids": IDS}, output_dir=tmp_path, **kwargs
+        policy, rollouts=2, concurrency=8, env_args=env_args(IDS), output_dir=tmp_path, **kwargs
     )
     assert len(run.rollouts) == 2 * len(IDS), "vf-eval exits 0 even when rollouts fail: count"
-    assert labelled_containers() == [], "containers left after vf-eval"
+    assert ours() == [], "containers left after vf-eval"
     return run
 
 
@@ -92,7 +103,7 @@ def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
     def kill_first_container() -> None:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
-            found = labelled_containers()
+            found = ours()
             if found:
                 time.sleep(2)  # let the first command start
                 subprocess.run(["docker", "kill", found[0]], capture_output=True)
@@ -105,7 +116,7 @@ def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
         "sleepy",
         num_examples=1,
         rollouts=1,
-        env_args={"ids": IDS[:1]},
+        env_args=env_args(IDS[:1]),
         output_dir=tmp_path,
         extra_policies={"sleepy": sleepy},
     )
@@ -114,8 +125,8 @@ def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
     assert rollout["reward"] == 0.0
     assert rollout["scoring_error"] == 1.0
     assert rollout["grade"]["scoring_error"], rollout["grade"]
-    assert labelled_containers() == []
+    assert ours() == []
 
 
 def test_no_container_is_left():
-    assert labelled_containers(f"{LABEL}") == []
+    assert ours() == []

@@ -8,7 +8,15 @@ import dataclasses
 import pytest
 
 from fastapi_env.build import negative_controls, verify_task
-from fastapi_env.grading.host import AnswerKey, Grade, grade, parse_frame, score
+from fastapi_env.grading.host import (
+    GRADER_PRELOAD,
+    AnswerKey,
+    Grade,
+    grade,
+    out_of_memory,
+    parse_frame,
+    score,
+)
 from fastapi_env.grading.runners import sandbox_runner
 from fastapi_env.sandbox.docker import DockerSandbox
 from fastapi_env.tasks import load_tasks
@@ -16,14 +24,17 @@ from fastapi_env.tasks import load_tasks
 TASK = next(t for t in load_tasks({"responses"}) if t.id == "responses/response_model_filtering")
 
 
-def grade_solutions(solutions: dict[str, str | None], task=TASK, timeout: float = 20) -> dict:
-    """Grade each solution in one fresh sandbox per solution, against the reference's key."""
+def grade_solutions(solutions: dict[str, str | None], task=TASK, timeout: float = 20,
+                    preload: tuple[str, ...] = GRADER_PRELOAD) -> dict:
+    """Grade each solution in one fresh sandbox per solution, against the reference's key.
+    With ``preload`` the runner forks from the sandbox's warm init, as in the environment."""
 
     async def one(source: str | None) -> Grade:
-        async with DockerSandbox() as box:
+        async with DockerSandbox(preload=preload) as box:
             run = sandbox_runner(box)
             key_outcome = await run(task.reference, task.probes, timeout)
             report = key_outcome["report"]
+            assert report is not None, key_outcome
             key = AnswerKey(report["result"], {n: p["rows"] for n, p in report["probes"].items()})
             if source is not None:
                 await box.exec(["find", "/workspace", "-mindepth", "1", "-delete"])
@@ -65,6 +76,22 @@ def test_score_blames_the_harness_only_for_its_own_failures():
     assert malformed_key.scoring_error and "answer key" in malformed_key.scoring_error
 
 
+class DeadOfOOM:
+    """A sandbox whose container died of memory exhaustion (a unit-test double)."""
+
+    async def is_alive(self) -> bool:
+        return False
+
+    async def died_of_oom(self) -> bool:
+        return True
+
+
+def test_a_box_killed_by_the_solutions_memory_use_is_the_models_failure():
+    verdict = asyncio.run(grade(DeadOfOOM(), "", AnswerKey([[1]], {})))
+    assert verdict == dataclasses.replace(out_of_memory(), seconds=verdict.seconds)
+    assert verdict.scoring_error is None and verdict.reward == 0.0
+
+
 # ----------------------------------------------------------------- real containers
 WRONG = {
     "import error": "import does_not_exist\n",
@@ -101,6 +128,27 @@ def test_model_failures_score_zero_without_blaming_the_harness():
     assert "nan" in grades["nan in result"].reason.lower()
     assert "generator" in grades["generator result"].reason
     assert grades["import error"].imported is False
+
+
+@pytest.mark.docker
+def test_warm_and_fresh_runners_grade_alike():
+    solutions = {"reference": TASK.reference, **TASK.traps, "import error": WRONG["import error"],
+                 "nan in result": WRONG["nan in result"]}
+    warm = grade_solutions(solutions)
+    fresh = grade_solutions(solutions, preload=())
+    for name in solutions:
+        assert (warm[name].reward, warm[name].reason) == (fresh[name].reward, fresh[name].reason)
+
+
+@pytest.mark.docker
+def test_no_process_can_take_the_zygote_name():
+    async def body():
+        async with DockerSandbox(preload=GRADER_PRELOAD) as box:
+            return await box.exec(["python3", "-c", "import socket; s = socket.socket("
+                                   "socket.AF_UNIX); s.bind(b'\\0fastapi-env-zygote')"])
+
+    result = asyncio.run(body())
+    assert result.exit_code != 0 and "Address already in use" in result.stderr
 
 
 @pytest.mark.docker

@@ -26,7 +26,7 @@ from prime_sandboxes import CommandTimeoutError, StartCommand
 
 from fastapi_env import dataset
 from fastapi_env.dataset import select_records
-from fastapi_env.grading.host import AnswerKey, Grade, grade, harness_failure
+from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, harness_failure
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import ExecResult, Limits, Sandbox, SandboxError
 from fastapi_env.sandbox.docker import DockerSandbox, preflight
@@ -52,12 +52,14 @@ class _Output:
 class DockerSandboxClient:
     """What SandboxEnv needs of a sandbox client, on the project's Docker backend."""
 
-    def __init__(self, image: str | None, limits: Limits) -> None:
-        self.image, self.limits = image, limits
+    def __init__(self, image: str | None, limits: Limits,
+                 labels: dict[str, str] | None = None) -> None:
+        self.image, self.limits, self.labels = image, limits, labels or {}
         self.boxes: dict[str, DockerSandbox] = {}
 
     async def create(self, request: Any) -> _Created:
-        box = DockerSandbox(image=self.image, limits=self.limits)
+        box = DockerSandbox(image=self.image, limits=self.limits, labels=self.labels,
+                            preload=GRADER_PRELOAD)
         try:
             await box.start()
         except BaseException:
@@ -181,6 +183,7 @@ class FastAPIEnv(vf.SandboxEnv):
         limits: Limits,
         grading_timeout: float,
         reward_mode: str,
+        labels: dict[str, str] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -188,7 +191,7 @@ class FastAPIEnv(vf.SandboxEnv):
         self.backend, self.limits = backend, limits
         self.grading_timeout = grading_timeout
         if backend == "docker":
-            self.sandbox_client = DockerSandboxClient(image, limits)
+            self.sandbox_client = DockerSandboxClient(image, limits, labels)
         self.add_tool(self.write_file, args_to_skip=["sandbox_id", "sandbox_state"])
         self.rubric = build_rubric(reward_mode)
 
@@ -302,6 +305,7 @@ def load_environment(
     cpus: float = 1.0,
     pids: int = 128,
     reward_mode: str = "binary",
+    labels: dict[str, str] | None = None,
     **kwargs: Any,
 ) -> vf.Environment:
     """Build the environment. See the README's table of arguments."""
@@ -338,6 +342,7 @@ def load_environment(
         limits=limits,
         grading_timeout=grading_timeout,
         reward_mode=reward_mode,
+        labels=labels,
         dataset=Dataset.from_list(rows),
         system_prompt=system_prompt(grading_timeout, command_timeout),
         max_turns=max_turns,

@@ -27,6 +27,8 @@ from fastapi_env.compare import compare, validate_expected
 from fastapi_env.sandbox.base import WORKSPACE, Sandbox, SandboxError
 
 GRADER_SOURCE = (Path(__file__).parent / "in_container.py").read_text()
+# What a sandbox's init should preload so the grader's runner forks warm (see sandbox/init.py).
+GRADER_PRELOAD = ("fastapi.testclient",)
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,16 @@ def harness_failure(reason: str) -> Grade:
     return Grade(0.0, False, 0.0, False, 0.0, False, reason, scoring_error=reason)
 
 
-def build_job(probes: str, *, workspace: str, timeout: float, kill_leftovers: bool) -> dict:
+def out_of_memory() -> Grade:
+    """The box died because its processes exhausted its memory: only the model's code can."""
+    reason = "the sandbox ran out of memory and died: the solution's processes exhausted it"
+    return Grade(0.0, False, 0.0, False, 0.0, False, reason)
+
+
+def build_job(probes: str, *, workspace: str, timeout: float, kill_leftovers: bool,
+              use_zygote: bool = False) -> dict:
     return {
+        "use_zygote": use_zygote,
         "nonce": secrets.token_hex(16),
         "source": GRADER_SOURCE,
         "workspace": workspace,
@@ -149,7 +159,8 @@ async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float) -> dict:
     if not await sandbox.is_alive():
         raise SandboxError("the sandbox is not running (stopped or paused) at grading")
     await sandbox.kill_model_processes()  # the model's background processes end with its turns
-    job = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True)
+    job = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True,
+                    use_zygote=True)
     nonce = job["nonce"]
     result = await sandbox.exec(
         ["python3", "-I", "-c", GRADER_SOURCE],
@@ -177,6 +188,8 @@ async def grade(sandbox: Sandbox, probes: str, key: AnswerKey, *, timeout: float
         outcome = await run_grader(sandbox, probes, timeout=timeout)
         return dataclasses.replace(score(outcome, key), seconds=time.monotonic() - started)
     except SandboxError as exc:
+        if await sandbox.died_of_oom():
+            return out_of_memory()
         return harness_failure(f"sandbox error during grading: {exc}")
     except Exception as exc:  # a bug of ours must not pass as the model's zero
         return harness_failure(f"grading crashed: {type(exc).__name__}: {exc}")

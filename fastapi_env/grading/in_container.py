@@ -21,6 +21,8 @@ import json
 import os
 import select
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -80,21 +82,28 @@ def _short_traceback(limit=3000):
 
 
 # --------------------------------------------------------------------------- runner
-def run_runner():
-    job = json.loads(sys.stdin.read())
-    devnull = os.open(os.devnull, os.O_RDWR)
-    os.dup2(devnull, 0)
-    report_fd = job["report_fd"]
+def run_runner(job, report_fd):
+    """Import the solution, check it, run the probes; write the report to ``report_fd``."""
+    sys.argv = ["solution.py"]
     report = {"imported": False, "failure": None, "detail": "", "result": None, "probes": {}}
+    dumps = json.dumps  # bound before the solution can replace it
     try:
         run_solution(job, report)
     except BaseException:  # the solution may raise SystemExit or anything else
         report["failure"] = report["failure"] or "runner_crashed"
         report["detail"] = report["detail"] or _short_traceback()
-    data = json.dumps(report, allow_nan=False).encode()
+    data = dumps(report, allow_nan=False).encode()
     with os.fdopen(report_fd, "wb") as out:
         out.write(data)
     os._exit(0)
+
+
+def run_fresh_runner():
+    """The runner as a fresh Python (``... -c <source> runner``): its job arrives on stdin."""
+    job = json.loads(sys.stdin.read())
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    run_runner(job, job["report_fd"])
 
 
 def run_solution(job, report):
@@ -116,10 +125,6 @@ def run_solution(job, report):
         report["failure"], report["detail"] = "import_error", _short_traceback()
         return
     report["imported"] = True
-    app = module.__dict__.get("app")
-    if app is None:
-        report["failure"], report["detail"] = "missing_app", "solution.py defines no `app`"
-        return
     if "result" not in module.__dict__:
         report["failure"], report["detail"] = "missing_result", "solution.py defines no `result`"
     else:
@@ -128,6 +133,10 @@ def run_solution(job, report):
             report["result"] = module.__dict__["result"]
         except NotJSON as exc:
             report["failure"], report["detail"] = "bad_result", str(exc)
+    app = module.__dict__.get("app")
+    if app is None:
+        report["failure"], report["detail"] = "missing_app", "solution.py defines no `app`"
+        return
     report["probes"] = run_probes(app, job["probes"])
 
 
@@ -186,16 +195,34 @@ def read_report(fd, deadline):
         chunks.append(chunk)
 
 
-def supervise(job):
+ZYGOTE_SOCKET = b"\0fastapi-env-zygote"
+
+
+def start_in_zygote(runner_job, source):
+    """Ask the sandbox's init (PID 1), which has FastAPI preloaded, to fork the runner.
+
+    Returns the socket the report arrives on, or None when there is no such server. The peer
+    must be PID 1: no process of the model can be that, so none can pose as the server."""
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect(ZYGOTE_SOCKET)
+        pid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[0]
+        if pid != 1:
+            raise ConnectionError(f"zygote peer is pid {pid}, not 1")
+        data = json.dumps({"source": source, "job": runner_job}).encode()
+        conn.sendall(struct.pack(">I", len(data)) + data)
+        conn.shutdown(socket.SHUT_WR)
+        return conn
+    except OSError:
+        conn.close()
+        return None
+
+
+def start_fresh(runner_job, source):
+    """Start the runner as a fresh Python; return (process, fd the report arrives on)."""
     read_fd, write_fd = os.pipe()
-    runner_job = {
-        "workspace": job["workspace"],
-        "probes": job["probes"],
-        "report_fd": write_fd,
-    }
-    started = time.monotonic()
     child = subprocess.Popen(
-        [sys.executable, "-I", "-c", job["source"], "runner"],
+        [sys.executable, "-I", "-c", source, "runner"],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -204,17 +231,35 @@ def supervise(job):
     )
     os.close(write_fd)
     try:
-        child.stdin.write(json.dumps(runner_job).encode())
+        child.stdin.write(json.dumps(runner_job | {"report_fd": write_fd}).encode())
         child.stdin.close()
     except BrokenPipeError:
         pass
+    return child, read_fd
+
+
+def supervise(job):
+    runner_job = {"workspace": job["workspace"], "probes": job["probes"]}
+    started = time.monotonic()
+    child = None
+    conn = start_in_zygote(runner_job, job["source"]) if job.get("use_zygote") else None
+    if conn is not None:
+        read_fd = conn.fileno()
+    else:
+        child, read_fd = start_fresh(runner_job, job["source"])
     raw, problem = read_report(read_fd, started + job["timeout"])
     if job.get("kill_leftovers", False):  # never on a host: only inside a sandbox
         kill_everything_else()
-    try:
-        child.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        child.kill()
+    if conn is not None:
+        conn.close()
+    else:
+        os.close(read_fd)
+    if child is not None:
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    runner_exit = child.returncode if child is not None else "n/a (forked by init)"
     elapsed = round(time.monotonic() - started, 3)
     if problem == "timeout":
         return {
@@ -235,11 +280,10 @@ def supervise(job):
         if type(report) is not dict:
             raise ValueError("report is not an object")
     except (ValueError, UnicodeDecodeError) as exc:
-        code = child.returncode
         return {
             "report": None,
             "failure": "bad_report",
-            "detail": f"no readable report (runner exit code {code}): {exc}",
+            "detail": f"no readable report (runner exit code {runner_exit}): {exc}",
             "seconds": elapsed,
         }
     return {
@@ -268,8 +312,10 @@ def run_supervisor():
     sys.stdout.flush()
 
 
-if __name__ == "__main__":
+if __name__ == "__zygote__":  # forked by the sandbox's init: see fastapi_env/sandbox/init.py
+    run_runner(ZYGOTE_JOB, ZYGOTE_CONN.fileno())  # noqa: F821 - provided by the zygote
+elif __name__ == "__main__":
     if sys.argv[1:] == ["runner"]:
-        run_runner()
+        run_fresh_runner()
     else:
         run_supervisor()

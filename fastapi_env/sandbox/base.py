@@ -95,6 +95,10 @@ class Sandbox(abc.ABC):
         """Kill every process of the model's user (background servers, bombs). Best effort."""
         await self.exec(["kill", "-9", "-1"], timeout=10)
 
+    async def died_of_oom(self) -> bool:
+        """True when the box died because its processes exhausted its memory."""
+        return False
+
     async def is_alive(self) -> bool:
         """True when the box still runs commands."""
         try:

@@ -10,12 +10,14 @@ Why it is built this way:
 * A timeout is decided by the host's clock, never by an exit code (124 and 137 are also what
   ordinary commands can return). On timeout every process of the model's user is killed (see the
   init below), which reaches processes that left the process group too.
-* The container's first process is a tiny init (``INIT_SOURCE``) running as the model's user. It
-  reaps orphans, ends the container when its lifetime is over (``auto_remove`` then deletes it
-  even if the host process that started it crashed), and on SIGUSR1 kills every other process of
-  that user. The host sends SIGUSR1 through the engine, so killing needs no new process inside
-  the box: a fork bomb that exhausted the pids limit is still cleared. As a namespace's init it
-  cannot be killed from inside (signals it has no handler for are dropped).
+* The container's first process is ``init.py`` (read its docstring): it ends the container when
+  its lifetime is over, kills every process of the model's user on SIGUSR1 (sent through the
+  engine, so it works even when a fork bomb exhausted the pids limit), cannot be killed from
+  inside, and forks preloaded Pythons for the grader.
+* Containers are not auto-removed, so that a dead one can still be inspected: a container that
+  died because the model's processes exhausted its memory (``OOMKilled``) is the model's failure,
+  not the harness's. ``stop`` removes it; one whose host process crashed stops by itself at the
+  end of its lifetime and is removed by the next stale sweep.
 * Containers carry labels (owner process, expiry) so ``sweep`` can find leftovers: this process's
   at exit and on SIGINT/SIGTERM, anyone's stale ones at the first start, all of them by hand.
 """
@@ -33,6 +35,7 @@ import time
 import uuid
 import weakref
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from fastapi_env.image import image_tag
@@ -110,6 +113,7 @@ def sweep(
     for container in containers:
         labels = container.labels or {}
         expired = float(labels.get(f"{LABEL}.expires", "0") or 0) < now
+        expired = expired or _owner_is_gone(labels.get(f"{LABEL}.owner", ""))
         mine = labels.get(f"{LABEL}.owner") == OWNER
         if all_owners or (mine_only and mine) or (stale_only and expired):
             try:
@@ -118,6 +122,20 @@ def sweep(
             except Exception:
                 pass
     return removed
+
+
+def _owner_is_gone(owner: str) -> bool:
+    """True when the owner was a process of this host that no longer exists."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def _sweep_mine_at_exit() -> None:
@@ -193,10 +211,12 @@ class DockerSandbox(Sandbox):
         image: str | None = None,
         limits: Limits | None = None,
         labels: dict[str, str] | None = None,
+        preload: tuple[str, ...] = (),
     ) -> None:
         self.image = image or os.environ.get("FASTAPI_ENV_IMAGE") or image_tag()
         self.limits = limits or Limits()
         self.extra_labels = labels or {}
+        self.preload = preload  # modules the init imports ahead of its fork-server children
         self.name = f"fastapi-env-{uuid.uuid4().hex[:12]}"
         self.container_id: str | None = None
         self._stopped = False
@@ -222,10 +242,11 @@ class DockerSandbox(Sandbox):
         try:
             container = client.containers.run(
                 self.image,
-                command=["python3", "-I", "-c", INIT_SOURCE, str(int(lim.lifetime_s))],
+                command=["python3", "-I", "-c", INIT_SOURCE, str(int(lim.lifetime_s)),
+                         *self.preload],
                 name=self.name,
                 detach=True,
-                auto_remove=True,
+                log_config={"type": "none"},
                 user=MODEL_USER,
                 network_mode="bridge" if lim.network else "none",
                 cap_drop=["ALL"],
@@ -282,7 +303,7 @@ class DockerSandbox(Sandbox):
         try:
             docker_client().api.remove_container(target, force=True)
         except Exception:
-            pass  # already gone (auto_remove) or never created
+            pass  # already gone or never created
         self.timings["ended"] = time.monotonic()
         self.timings["stop"] = self.timings["ended"] - started
         for observe in OBSERVERS:
@@ -367,16 +388,45 @@ class DockerSandbox(Sandbox):
             return False
         return bool(state["Running"]) and not state.get("Paused")
 
-    def kill_model_processes_now(self) -> None:
-        """Ask the init to kill every process of the model's user (no fork needed inside)."""
+    def _init_generation(self, api: Any) -> int | None:
+        """How many kills the init has carried out (it counts them in its process name)."""
+        for _pid, name in api.top(self.container_id, ps_args="-o pid,comm")["Processes"]:
+            if name.startswith("fae-init-"):
+                return int(name.removeprefix("fae-init-"))
+        return None
+
+    def kill_model_processes_now(self, wait_s: float = 10.0) -> None:
+        """Have the init kill every process of the model's user (no fork needed inside), and
+        wait until it has: a late kill must not hit what runs next. Best effort."""
+        api = docker_client().api
         try:
-            docker_client().api.kill(self.container_id, signal="SIGUSR1")
-            time.sleep(0.05)
+            before = self._init_generation(api)
+            api.kill(self.container_id, signal="SIGUSR1")
         except Exception:
-            pass
+            return  # the box is gone or paused: the next call says so
+        deadline = time.monotonic() + wait_s
+        while before is not None and time.monotonic() < deadline:
+            time.sleep(0.01)
+            try:
+                if (self._init_generation(api) or 0) > before:
+                    return
+            except Exception:
+                return
 
     async def kill_model_processes(self) -> None:
         await _off_loop(self.kill_model_processes_now)
+
+    def _oom_killed(self) -> bool:
+        try:
+            return bool(docker_client().api.inspect_container(self.container_id)["State"]
+                        ["OOMKilled"])
+        except Exception:
+            return False
+
+    async def died_of_oom(self) -> bool:
+        if self.container_id is None:
+            return False
+        return await _off_loop(self._oom_killed)
 
     async def is_alive(self) -> bool:
         if self.container_id is None or self._stopped:
@@ -454,25 +504,7 @@ class DockerSandbox(Sandbox):
 
 _stale_swept = False
 
-INIT_SOURCE = """
-import os, signal, sys, time
-deadline = time.monotonic() + float(sys.argv[1])
-def kill_all(*_):
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
-def reap(*_):
-    try:
-        while os.waitpid(-1, os.WNOHANG)[0] > 0:
-            pass
-    except ChildProcessError:
-        pass
-signal.signal(signal.SIGUSR1, kill_all)
-signal.signal(signal.SIGCHLD, reap)
-while time.monotonic() < deadline:
-    time.sleep(min(5.0, max(0.0, deadline - time.monotonic())))
-"""
+INIT_SOURCE = (Path(__file__).parent / "init.py").read_text()
 
 
 def _needs_stale_sweep() -> bool:

@@ -1,0 +1,517 @@
+"""The verifiers 0.4 binding: the ``verifiers.v1`` Taskset / Task / Harness / Env API.
+
+``vf-eval fastapi-env`` (0.4) imports ``fastapi_env`` and takes the classes its ``__all__``
+exports (lazily, see ``fastapi_env/__init__.py``): ``FastAPITaskset`` (the tasks),
+``FastAPIHarness`` (the default harness) and ``FastAPIEnv`` (the default env and its config).
+
+Why it is built this way:
+
+* **The box is ours, not a verifiers runtime.** 0.4's runtimes are a closed set, and its
+  container runtimes plus built-in harnesses run a chat program *inside* the box that reaches
+  the model through a host URL; our box has no network at all and must keep none. So each
+  rollout owns one hardened ``DockerSandbox`` (network off, read-only root, limits; the same
+  backend as the 0.3 binding), kept in ``_ROLLOUTS`` under the trace id.
+* **The agent loop runs on the host.** ``FastAPIHarness.launch`` calls the model through the
+  rollout's interception endpoint (OpenAI chat completions, ``Authorization: Bearer
+  <secret>``, model ``ctx.model``) with two tools, ``bash`` and ``write_file``, whose names,
+  descriptions and results are the 0.3 binding's; each call runs in the DockerSandbox as the
+  unprivileged user in /workspace with the command timeout. It stops when the model answers
+  without tool calls or after ``max_turns`` model turns (the last turn's tool calls are not
+  run, as in 0.3). The harness API allows this ("a harness may run its loop in-process ...
+  as long as every model call goes through endpoint + secret").
+* **The verifiers runtime is nominal.** Nothing runs in it. ``FastAPIEnv``'s config defaults
+  the seat's runtime to ``subprocess`` (0.4's default is Prime's, which needs a key), so no
+  runtime flag is needed; ``FastAPITask.setup`` refuses other runtimes and other harnesses
+  (the built-in ``bash`` harness would run the model's commands on the host).
+* **Lifecycle.** ``setup`` starts the box; ``finalize`` (the box still alive) grades it with
+  ``fastapi_env.grading.host.grade`` exactly like the 0.3 ``post_rollout``, stores the grade
+  dict in ``trace.info["grade"]`` and ``trace.info["scoring_error"]``, never raises, and stops
+  the box; ``FastAPIHarness.cleanup`` (run on every path, errors and cancellation included)
+  stops it again (idempotent) and forgets it; ``FastAPIEnv.stop`` and the sandbox module's
+  exit hooks sweep this process's leftovers.
+* **Failures.** A box that dies under a tool call ends the loop and is recorded in
+  ``trace.info["harness_failure"]``; ``finalize`` turns it into a ``scoring_error`` with that
+  reason (reward 0, metric ``scoring_error`` 1), never a silent 0. The model's own failures
+  are reward 0 with the reason in the grade. A failed model call or box start is a verifiers
+  rollout error (the trace has ``errors`` and no reward): 0.4 skips finalize and scoring then.
+* **Secrets.** The answer key stays on the host (on the Task object, never in ``TaskData``,
+  which is written to ``traces.jsonl``); only the probes' source enters the box, at grading.
+
+The rubric matches the 0.3 one by name and value: reward ``correctness`` (weight 1.0; binary,
+or with ``reward_mode="partial"`` the mean of the rows and probes fractions) and metrics
+``rows_matched``, ``probes_matched``, ``module_imported``, ``scoring_error``, all read off the
+stored grade (never regraded).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import httpx
+import verifiers.v1 as vf
+from pydantic import Field, field_validator
+from verifiers.v1.utils.loaders import harness_class
+
+from fastapi_env.dataset import load_keys, select_records
+from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, harness_failure
+from fastapi_env.prompts import system_prompt
+from fastapi_env.sandbox import Limits, SandboxError
+from fastapi_env.sandbox.base import WORKSPACE
+from fastapi_env.sandbox.docker import LABEL, DockerSandbox
+from fastapi_env.sandbox.docker import sweep as sweep_containers
+from fastapi_env.tasks import load_tasks
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "FastAPIEnv",
+    "FastAPIEnvConfig",
+    "FastAPIHarness",
+    "FastAPITask",
+    "FastAPITaskData",
+    "FastAPITaskset",
+    "FastAPITasksetConfig",
+    "Settings",
+]
+
+# The tools, as the 0.3 binding offers them (same names, descriptions and parameters).
+TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "bash",
+            "description": "Execute `command` inside persistent sandbox container.",
+            "parameters": {
+                "type": "object",
+                "properties": {"command": {"title": "Command", "type": "string"}},
+                "required": ["command"],
+                "additionalProperties": False,
+            },
+            "strict": True,
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "write_file",
+            "description": (
+                "Create or overwrite the text file at `path` (absolute, or relative to "
+                "/workspace)\nwith `content` exactly, without shell quoting."
+            ),
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "path": {"title": "Path", "type": "string"},
+                    "content": {"title": "Content", "type": "string"},
+                },
+                "required": ["path", "content"],
+                "additionalProperties": False,
+            },
+            "strict": True,
+        },
+    },
+]
+
+MODEL_TIMEOUT = httpx.Timeout(900.0, connect=30.0)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Per-run knobs the taskset hands each task (host-side, never traced)."""
+
+    max_turns: int = 5
+    command_timeout: float = 30.0
+    grading_timeout: float = 60.0
+    image: str | None = None
+    limits: Limits = field(default_factory=Limits)
+    reward_mode: str = "binary"
+    labels: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class _Rollout:
+    box: DockerSandbox
+    settings: Settings
+
+
+# The live boxes, by trace id: set by FastAPITask.setup, used by the harness and finalize,
+# removed by FastAPIHarness.cleanup.
+_ROLLOUTS: dict[str, _Rollout] = {}
+
+
+# --------------------------------------------------------------------------- the taskset
+class FastAPITasksetConfig(vf.TasksetConfig):
+    """Which tasks load and how they run: ``--env.taskset.<name>`` on the vf-eval CLI."""
+
+    difficulty: str | list[str] | None = None
+    """"easy", "medium", "hard", or a list of them (None: all)."""
+    categories: list[str] | None = None
+    """Task categories (None: all)."""
+    ids: list[str] | None = None
+    """Task ids, e.g. ["responses/response_model_filtering"] (None: all)."""
+    max_turns: int = Field(5, ge=1)
+    """Model turns per rollout."""
+    command_timeout: float = Field(30.0, gt=0)
+    """Seconds per tool command; the whole process tree is killed after it."""
+    grading_timeout: float = Field(60.0, gt=0)
+    """Seconds for importing the solution and running the hidden probes."""
+    image: str | None = None
+    """Sandbox image (None: the pinned tag)."""
+    memory_mb: int = Field(512, gt=0)
+    cpus: float = Field(1.0, gt=0)
+    pids: int = Field(128, gt=0)
+    reward_mode: Literal["binary", "partial"] = "binary"
+    """binary: 1.0 only when all rows and probes match; partial: mean of the two fractions."""
+    labels: dict[str, str] = Field(default_factory=dict)
+    """Extra Docker labels on each sandbox (e.g. to find one run's boxes); never seen inside."""
+
+    @field_validator("labels")
+    @classmethod
+    def _keep_reserved_labels(cls, labels: dict[str, str]) -> dict[str, str]:
+        reserved = {LABEL, f"{LABEL}.owner", f"{LABEL}.expires"}
+        if clash := sorted(reserved & labels.keys()):
+            raise ValueError(f"labels may not set {clash}: sweeping relies on them")
+        return labels
+
+
+class FastAPITaskData(vf.TaskData):
+    """What the model and the trace see of a task (no answers)."""
+
+    task_id: str
+    category: str
+    difficulty: str
+
+
+def _grade_of(trace: vf.Trace) -> dict[str, Any]:
+    return trace.info.get("grade") or harness_failure("the rollout was never graded").to_dict()
+
+
+class FastAPITask(vf.Task[FastAPITaskData]):
+    NEEDS_CONTAINER = False  # the box is our DockerSandbox, not a verifiers runtime
+
+    def __init__(
+        self,
+        data: FastAPITaskData,
+        config: vf.TaskConfig | None = None,
+        *,
+        settings: Settings | None = None,
+        probes: str = "",
+        answer_key: AnswerKey | None = None,
+    ) -> None:
+        super().__init__(data, config)
+        self.settings = settings or Settings()
+        self.probes = probes
+        self.answer_key = answer_key  # host only: never in `data`, never in the box
+
+    @property
+    def key(self) -> str:
+        return self.data.task_id
+
+    async def setup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
+        _check_pairing(trace, runtime)
+        settings = self.settings
+        box = DockerSandbox(settings.image, settings.limits, labels=dict(settings.labels),
+                            preload=GRADER_PRELOAD)
+        _ROLLOUTS[trace.id] = _Rollout(box, settings)  # before start: cleanup finds it
+        try:
+            await box.start()
+        except SandboxError as exc:
+            await box.stop()
+            raise vf.SandboxError(str(exc)) from exc
+
+    async def finalize(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
+        """Grade once, with the box alive, then stop it. Never raises (but cancellation)."""
+        rollout = _ROLLOUTS.get(trace.id)
+        result: Grade | None = None
+        try:
+            result = await self._grade(trace, rollout)
+        except Exception as exc:  # noqa: BLE001 - a grader bug must not pass as the model's 0
+            result = harness_failure(f"finalize crashed: {exc!r}")
+        except BaseException:
+            result = harness_failure("grading was cancelled (finalize timeout or interrupt)")
+            raise
+        finally:
+            graded = (result or harness_failure("the rollout was never graded")).to_dict()
+            trace.info["grade"] = graded
+            trace.info["scoring_error"] = graded["scoring_error"]
+            if rollout is not None:
+                await rollout.box.stop()
+
+    async def _grade(self, trace: vf.Trace, rollout: _Rollout | None) -> Grade:
+        failure = trace.info.get("harness_failure")
+        if failure:
+            return harness_failure(failure)
+        if rollout is None:
+            return harness_failure("the sandbox was never started")
+        if self.answer_key is None:
+            return harness_failure(f"no answer key for task {self.data.task_id!r}")
+        return await grade(
+            rollout.box,
+            self.probes,
+            self.answer_key,
+            timeout=self.settings.grading_timeout,
+        )
+
+    @vf.reward(weight=1.0)
+    async def correctness(self, trace: vf.Trace) -> float:
+        g = _grade_of(trace)
+        if self.settings.reward_mode == "partial":
+            return (g["rows_fraction"] + g["probes_fraction"]) / 2
+        return float(g["reward"])
+
+    @vf.metric
+    async def rows_matched(self, trace: vf.Trace) -> float:
+        return float(_grade_of(trace)["rows_fraction"])
+
+    @vf.metric
+    async def probes_matched(self, trace: vf.Trace) -> float:
+        return float(_grade_of(trace)["probes_fraction"])
+
+    @vf.metric
+    async def module_imported(self, trace: vf.Trace) -> float:
+        return float(_grade_of(trace)["imported"])
+
+    @vf.metric
+    async def scoring_error(self, trace: vf.Trace) -> float:
+        return float(bool(_grade_of(trace)["scoring_error"]))
+
+
+def _check_pairing(trace: vf.Trace, runtime: vf.Runtime) -> None:
+    """Refuse a harness other than ours (it would run the model's commands in the verifiers
+    runtime, i.e. on the host for subprocess) and a runtime other than the nominal one."""
+    agent = trace.agent
+    harness_id = getattr(getattr(agent.config, "harness", None), "id", None) if agent else None
+    if harness_id is not None and not issubclass(harness_class(harness_id), FastAPIHarness):
+        raise vf.TaskError(
+            f"fastapi-env runs only with its own harness (got {harness_id!r}): the model's "
+            "commands must run in the hardened Docker sandbox; drop --env.agent.harness.id"
+        )
+    if runtime.config.type != "subprocess":
+        raise vf.TaskError(
+            "fastapi-env runs the model's commands in its own hardened Docker sandbox; the "
+            f"verifiers runtime is nominal and must be 'subprocess' (got {runtime.config.type!r}"
+            "): drop --env.agent.runtime.*"
+        )
+
+
+class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
+    """The shipped FastAPI tasks, selected by the config's difficulty / categories / ids."""
+
+    def load(self) -> Iterator[FastAPITask]:
+        c = self.config
+        records = select_records(c.difficulty, c.categories, c.ids)
+        keys = load_keys()
+        probes = {t.id: t.probes for t in load_tasks({r["category"] for r in records})}
+        settings = Settings(
+            max_turns=c.max_turns,
+            command_timeout=c.command_timeout,
+            grading_timeout=c.grading_timeout,
+            image=c.image,
+            limits=Limits(
+                memory_mb=c.memory_mb,
+                cpus=c.cpus,
+                pids=c.pids,
+                command_timeout_s=c.command_timeout,
+            ),
+            reward_mode=c.reward_mode,
+            labels=tuple(sorted(c.labels.items())),
+        )
+        system = system_prompt(c.grading_timeout, c.command_timeout)
+        for record in records:
+            data = FastAPITaskData(
+                id=record["id"],
+                name=record["id"],
+                task_id=record["id"],
+                category=record["category"],
+                difficulty=record["difficulty"],
+                prompt=record["prompt"],
+                system_prompt=system,
+            )
+            yield FastAPITask(
+                data,
+                c.task,
+                settings=settings,
+                probes=probes[record["id"]],
+                answer_key=keys.get(record["id"]),
+            )
+
+
+# --------------------------------------------------------------------------- the harness
+class _BoxFailed(Exception):
+    """The sandbox itself failed under a tool call (dead container, engine gone)."""
+
+
+class FastAPIHarness(vf.Harness):
+    """The agent loop on the host; tool calls run in the rollout's DockerSandbox."""
+
+    APPENDS_SYSTEM_PROMPT = True  # the system prompt goes out as a system message
+    NEEDS_CONTAINER = False  # nothing runs in the verifiers runtime
+    EXECUTES_CODE = False  # ... in the verifiers runtime: commands run in our Docker box
+
+    async def launch(
+        self,
+        ctx: vf.ModelContext,
+        trace: vf.Trace,
+        runtime: vf.Runtime,
+        endpoint: str,
+        secret: str,
+        mcp_urls: dict[str, str],
+        data: vf.TaskData,
+        **_: Any,
+    ) -> vf.ProgramResult:
+        rollout = _ROLLOUTS.get(trace.id)
+        if rollout is None:
+            raise vf.HarnessError(
+                "no sandbox for this rollout: the fastapi-env harness runs only with the "
+                "fastapi-env taskset, whose task setup starts the box"
+            )
+        system, prompt = self.resolve_text_prompt(data)
+        messages: list[dict[str, Any]] = []
+        if system:
+            messages.append({"role": "system", "content": system})
+        messages.append({"role": "user", "content": prompt or ""})
+        settings = rollout.settings
+        turns, stop = 0, "max_turns"
+        async with httpx.AsyncClient(timeout=MODEL_TIMEOUT) as client:
+            for turn in range(settings.max_turns):
+                reply = await self._complete(client, ctx, trace, endpoint, secret, messages)
+                if reply is None:  # the rollout was stopped by a verifiers limit
+                    stop = f"stopped: {trace.stop_condition}"
+                    break
+                turns += 1
+                messages.append(reply)
+                calls = reply.get("tool_calls") or []
+                if not calls:
+                    stop = "no_tool_calls"
+                    break
+                if turn == settings.max_turns - 1:
+                    break  # as in 0.3: the last turn's tool calls are not run
+                try:
+                    for call in calls:
+                        output = await run_tool(rollout.box, call, settings.command_timeout)
+                        messages.append(
+                            {"role": "tool", "tool_call_id": call.get("id"), "content": output}
+                        )
+                except _BoxFailed as exc:
+                    trace.info["harness_failure"] = str(exc)
+                    stop = "sandbox_failed"
+                    break
+        trace.info["harness"] = {"turns": turns, "stop": stop}
+        return vf.ProgramResult(exit_code=0, stdout="", stderr="")
+
+    @staticmethod
+    async def _complete(
+        client: httpx.AsyncClient,
+        ctx: vf.ModelContext,
+        trace: vf.Trace,
+        endpoint: str,
+        secret: str,
+        messages: list[dict[str, Any]],
+    ) -> dict[str, Any] | None:
+        """One model turn through the interception; None when a verifiers limit stopped it."""
+        body = {"model": ctx.model, "messages": messages, "tools": TOOLS}
+        try:
+            response = await client.post(
+                f"{endpoint.rstrip('/')}/chat/completions",
+                json=body,
+                headers={"Authorization": f"Bearer {secret}"},
+            )
+        except httpx.HTTPError as exc:
+            raise vf.InterceptionError(f"model call failed: {exc!r}") from exc
+        if response.status_code != 200:
+            if trace.stop_condition is not None:
+                return None
+            raise vf.InterceptionError(
+                f"model call failed: HTTP {response.status_code}: {response.text[:2000]}"
+            )
+        try:
+            message = response.json()["choices"][0]["message"]
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise vf.InterceptionError(f"malformed model reply: {response.text[:2000]}") from exc
+        reply: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+        if message.get("tool_calls"):
+            reply["tool_calls"] = message["tool_calls"]
+        return reply
+
+    async def cleanup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
+        rollout = _ROLLOUTS.pop(trace.id, None)
+        if rollout is not None:
+            await rollout.box.stop()
+
+
+async def run_tool(box: DockerSandbox, call: dict[str, Any], command_timeout: float) -> str:
+    """Run one tool call in the box and return the tool message's text, like the 0.3
+    binding. Raises _BoxFailed when the box itself is gone."""
+    function = call.get("function") or {}
+    name = function.get("name")
+    try:
+        args = json.loads(function.get("arguments") or "{}")
+        if not isinstance(args, dict):
+            raise ValueError("the arguments are not a JSON object")
+    except ValueError as exc:
+        return f"Error: invalid arguments for {name}: {exc}"
+    try:
+        if name == "bash":
+            return await _bash(box, str(args["command"]), command_timeout)
+        if name == "write_file":
+            return await _write_file(box, str(args["path"]), str(args["content"]))
+    except KeyError as exc:
+        return f"Error: {name} is missing the argument {exc}"
+    except Exception as exc:  # noqa: BLE001 - SandboxError, or an engine error it did not wrap
+        if not await _alive(box):
+            raise _BoxFailed(f"sandbox error during {name}: {exc}") from exc
+        if isinstance(exc, SandboxError):  # e.g. a path the model may not write: its error
+            return f"Error: {exc}"
+        raise
+    return f"Error: unknown tool {name!r}; the tools are bash and write_file"
+
+
+async def _alive(box: DockerSandbox) -> bool:
+    try:
+        return await box.is_alive()
+    except Exception:  # noqa: BLE001 - an unreachable engine: the box is as good as gone
+        return False
+
+
+async def _bash(box: DockerSandbox, command: str, timeout: float) -> str:
+    result = await box.exec(command, timeout=int(timeout))
+    if result.timed_out:
+        return f"Error: Command timed out after {int(timeout)}s"
+    stdout = result.stdout.strip()
+    stderr = result.stderr
+    if result.exit_code:
+        stderr += f"\n[exit code {result.exit_code}]"
+    stderr = stderr.strip()
+    combined = stdout
+    if stderr:
+        combined = f"{combined}\nstderr:\n{stderr}" if combined else f"stderr:\n{stderr}"
+    return combined or "(no output)"
+
+
+async def _write_file(box: DockerSandbox, path: str, content: str) -> str:
+    target = path if path.startswith("/") else f"{WORKSPACE}/{path}"
+    await box.write_file(target, content)
+    return f"wrote {len(content.encode())} bytes to {target}"
+
+
+# --------------------------------------------------------------------------- the env
+class FastAPIEnvConfig(vf.SingleAgentEnvConfig):
+    """The single-agent env with the nominal subprocess runtime as the seat's default."""
+
+    agent: vf.AgentConfig = vf.AgentConfig(runtime=vf.SubprocessConfig())
+
+
+class FastAPIEnv(vf.SingleAgentEnv, vf.Env[FastAPIEnvConfig]):
+    """SingleAgentEnv (one ``agent`` seat) whose runtime defaults to subprocess; on stop it
+    sweeps whatever sandbox this process still owns."""
+
+    async def stop(self) -> None:
+        try:
+            await super().stop()
+        finally:
+            await asyncio.to_thread(sweep_containers, mine_only=True)
