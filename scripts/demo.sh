@@ -4,8 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.local/bin:$PATH"
-command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet uv
-uv sync --frozen --all-extras
-bash scripts/start-docker.sh
-uv run fastapi-env image build --base "${FASTAPI_ENV_BASE:-auto}"
+FASTAPI_ENV_SKIP_V04=1 bash scripts/setup.sh
 uv run fastapi-env demo "$@"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Everything the demo and the tests need, each step skipped when already done:
+# uv, the locked dependencies, a Docker engine, the sandbox image, the verifiers 0.4 venv.
+# FASTAPI_ENV_BASE=debian builds the image on a local Debian base (no registry needed);
+# FASTAPI_ENV_SKIP_V04=1 skips the second venv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.local/bin:$PATH"
+
+stage_start=$(date +%s)
+stage() {
+  local now; now=$(date +%s)
+  echo "::: stage '$1' took $((now - stage_start)) s"
+  stage_start=$now
+}
+
+if ! command -v uv >/dev/null 2>&1; then
+  python3 -m pip install --quiet uv || curl -LsSf https://astral.sh/uv/install.sh | sh
+fi
+uv sync --frozen --all-extras
+stage "uv and the locked dependencies"
+
+if [ "${FASTAPI_ENV_BASE:-auto}" = debian ] && ! command -v debootstrap >/dev/null 2>&1; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+fi
+bash scripts/start-docker.sh
+stage "docker engine"
+
+uv run fastapi-env image build --base "${FASTAPI_ENV_BASE:-auto}"
+stage "sandbox image"
+
+if [ "${FASTAPI_ENV_SKIP_V04:-0}" != 1 ]; then
+  bash scripts/venv-v04.sh
+  stage "verifiers 0.4 venv"
+fi
