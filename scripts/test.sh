@@ -10,7 +10,7 @@ run() {
   local started; started=$(date +%s)
   echo "::: $*"
   "$@"
-  echo "::: '$1 ${2:-}' took $(( $(date +%s) - started )) s"
+  echo "::: '$*' took $(( $(date +%s) - started )) s"
 }
 run uv run ruff check .
 run uv run python test_compare.py

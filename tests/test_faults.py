@@ -94,3 +94,45 @@ def test_other_rollouts_complete_when_one_container_dies():
     assert len(errors) == 1
     assert [r["reward"] for r in rollouts if r not in errors] == [1.0] * 3
     assert mine() == []
+
+
+ENGINE_PID_FILE = os.environ.get("FASTAPI_ENV_RESTARTABLE_ENGINE_PID_FILE")
+
+
+@pytest.mark.skipif(not ENGINE_PID_FILE, reason="restarts the Docker engine: only where the "
+                    "tests own it (set FASTAPI_ENV_RESTARTABLE_ENGINE_PID_FILE, as CI does)")
+def test_engine_restarted_mid_evaluation():
+    """Rollouts caught by the restart are scoring errors; the evaluation completes; nothing is
+    left once the engine is back."""
+
+    def slow(task, rows):
+        return [("bash", {"command": "sleep 6"}), *reference_script(task, rows)]
+
+    def restart_engine() -> None:
+        deadline = time.monotonic() + 120
+        while not mine() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1)
+        pid = int(open(ENGINE_PID_FILE).read())
+        os.kill(pid, 15)
+        while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        subprocess.run(["bash", "scripts/start-docker.sh"], check=True, capture_output=True)
+
+    async def run():
+        restart = asyncio.get_running_loop().run_in_executor(None, restart_engine)
+        results = await evaluate_in_process(["slow"], ids=IDS, rollouts=2, concurrency=4,
+                                            env_kwargs={"warm_pool": 0},
+                                            extra_policies={"slow": slow})
+        await restart
+        return results["slow"]
+
+    rollouts = asyncio.run(run())
+    assert len(rollouts) == 4
+    assert all(r["reward"] == 1.0 or (r.get("grade") or {}).get("scoring_error")
+               for r in rollouts), [r.get("grade") for r in rollouts]
+    assert any((r.get("grade") or {}).get("scoring_error") for r in rollouts)
+    from fastapi_env.sandbox.docker import sweep
+
+    sweep(mine_only=True)
+    assert mine() == []

@@ -31,6 +31,7 @@ from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import ExecResult, Limits, Sandbox, SandboxError
 from fastapi_env.sandbox.docker import DockerSandbox, preflight
 from fastapi_env.sandbox.docker import sweep as sweep_containers
+from fastapi_env.sandbox.pool import WarmPool
 from fastapi_env.tasks import load_tasks
 
 MIN_MEMORY_MB = 128
@@ -50,21 +51,27 @@ class _Output:
 
 
 class DockerSandboxClient:
-    """What SandboxEnv needs of a sandbox client, on the project's Docker backend."""
+    """What SandboxEnv needs of a sandbox client, on the project's Docker backend.
+
+    Sandboxes come from a warm pool (started ahead of demand, each used once) and are removed in
+    the background after a rollout, so neither start nor removal sits on the rollout's path."""
 
     def __init__(self, image: str | None, limits: Limits,
-                 labels: dict[str, str] | None = None) -> None:
+                 labels: dict[str, str] | None = None, warm_pool: int = 0) -> None:
         self.image, self.limits, self.labels = image, limits, labels or {}
+        self.warm_pool = warm_pool
         self.boxes: dict[str, DockerSandbox] = {}
+        self._pool: WarmPool | None = None
+        self._removals: set[asyncio.Task] = set()
+
+    def _new_box(self) -> DockerSandbox:
+        return DockerSandbox(image=self.image, limits=self.limits, labels=self.labels,
+                             preload=GRADER_PRELOAD)
 
     async def create(self, request: Any) -> _Created:
-        box = DockerSandbox(image=self.image, limits=self.limits, labels=self.labels,
-                            preload=GRADER_PRELOAD)
-        try:
-            await box.start()
-        except BaseException:
-            await box.stop()
-            raise
+        if self._pool is None:
+            self._pool = WarmPool(self._new_box, self.warm_pool)
+        box = await self._pool.acquire()
         self.boxes[box.name] = box
         return _Created(id=box.name, name=box.name)
 
@@ -94,7 +101,15 @@ class DockerSandboxClient:
     async def delete(self, sandbox_id: str) -> None:
         box = self.boxes.pop(sandbox_id, None)
         if box is not None:
-            await box.stop()
+            removal = asyncio.ensure_future(box.stop())  # off the rollout's path
+            self._removals.add(removal)
+            removal.add_done_callback(self._removals.discard)
+
+    async def close(self) -> None:
+        """Empty the pool and finish pending removals."""
+        if self._pool is not None:
+            await self._pool.close()
+        await asyncio.gather(*list(self._removals), return_exceptions=True)
 
     async def bulk_delete(self, sandbox_ids: list[str]) -> None:
         await asyncio.gather(*(self.delete(i) for i in sandbox_ids))
@@ -184,6 +199,7 @@ class FastAPIEnv(vf.SandboxEnv):
         grading_timeout: float,
         reward_mode: str,
         labels: dict[str, str] | None = None,
+        warm_pool: int = 0,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -191,7 +207,7 @@ class FastAPIEnv(vf.SandboxEnv):
         self.backend, self.limits = backend, limits
         self.grading_timeout = grading_timeout
         if backend == "docker":
-            self.sandbox_client = DockerSandboxClient(image, limits, labels)
+            self.sandbox_client = DockerSandboxClient(image, limits, labels, warm_pool)
         self.add_tool(self.write_file, args_to_skip=["sandbox_id", "sandbox_state"])
         self.rubric = build_rubric(reward_mode)
 
@@ -257,6 +273,7 @@ class FastAPIEnv(vf.SandboxEnv):
     async def teardown_sandboxes(self) -> None:
         """Replaces upstream's, which would call Prime even for Docker runs."""
         if isinstance(self.sandbox_client, DockerSandboxClient):
+            await self.sandbox_client.close()
             self.sandbox_client.teardown()
             sweep_containers(mine_only=True)
         elif self.active_sandboxes:
@@ -306,6 +323,7 @@ def load_environment(
     pids: int = 128,
     reward_mode: str = "binary",
     labels: dict[str, str] | None = None,
+    warm_pool: int = 4,
     **kwargs: Any,
 ) -> vf.Environment:
     """Build the environment. See the README's table of arguments."""
@@ -343,6 +361,7 @@ def load_environment(
         grading_timeout=grading_timeout,
         reward_mode=reward_mode,
         labels=labels,
+        warm_pool=warm_pool,
         dataset=Dataset.from_list(rows),
         system_prompt=system_prompt(grading_timeout, command_timeout),
         max_turns=max_turns,
