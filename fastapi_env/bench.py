@@ -10,12 +10,14 @@ no container at all (the floor), as a ratio. A script that prints figures, never
 from __future__ import annotations
 
 import asyncio
+import itertools
 import statistics
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from fastapi_env import load_environment
 from fastapi_env.build import key_from_outcome
 from fastapi_env.evaluate import evaluate_in_process
 from fastapi_env.grading.host import score
@@ -23,16 +25,17 @@ from fastapi_env.grading.runners import run_on_host
 from fastapi_env.sandbox import docker as docker_backend
 from fastapi_env.tasks import load_tasks
 
-DEFAULT_TASKS = [
-    "bodies/nested_models",
-    "dependencies/decorator_dependencies",
-    "errors/http_exception_headers",
-    "forms_files/login_form_fields",
-    "openapi/operation_metadata",
-    "responses/response_model_filtering",
-    "routing/method_not_allowed",
-    "security/missing_bearer_401",
-]
+
+def default_tasks(count: int) -> list[str]:
+    """``count`` shipped tasks spread over the categories (one rollout each, so that a
+    concurrency of c really means c rollouts at once: verifiers runs a task's group together)."""
+    from fastapi_env.dataset import load_records
+
+    by_category: dict[str, list[str]] = {}
+    for record in sorted(load_records(), key=lambda r: r["id"]):
+        by_category.setdefault(record["category"], []).append(record["id"])
+    spread = [i for group in itertools.zip_longest(*by_category.values()) for i in group if i]
+    return spread[:count]
 
 
 def quantiles(values: list[float]) -> tuple[float, float]:
@@ -90,18 +93,22 @@ class HostMemory:
         self._thread.join()
 
 
-async def measure_environment(ids: list[str], rollouts: int, concurrency: int) -> Sample:
+async def measure_environment(ids: list[str], rollouts: int, concurrency: int,
+                              warm_pool: int, warm_grader: bool = True) -> Sample:
     sample = Sample(concurrency)
     boxes: list[Any] = []
     docker_backend.OBSERVERS.append(boxes.append)
     per_task = max(1, rollouts // len(ids))
+    # loading is not part of the cost
+    env = load_environment(ids=ids, warm_pool=warm_pool, warm_grader=warm_grader)
     try:
         with HostMemory() as memory:
             started = time.monotonic()
-            results = await evaluate_in_process(["reference"], ids=ids, rollouts=per_task,
-                                                concurrency=concurrency)
+            results = await evaluate_in_process(["reference"], rollouts=per_task,
+                                                concurrency=concurrency, env=env)
             sample.wall_s = time.monotonic() - started
     finally:
+        await env.teardown_sandboxes()
         docker_backend.OBSERVERS.remove(boxes.append)
     outputs = results["reference"]
     sample.rollouts = len(outputs)
@@ -114,12 +121,12 @@ async def measure_environment(ids: list[str], rollouts: int, concurrency: int) -
                                        "whole rollout")}
     for box in boxes:
         t = box.timings
-        if t["start"] is None or t["stop"] is None:
+        if t.get("acquired") is None or t.get("released") is None:
             continue
-        phases["sandbox ready"].append(t["start"])
+        phases["sandbox ready"].append(t["acquired"] - t["requested"])
         phases["tool call"] += t["execs"][:2]  # write_file, bash; then the grader's exec
-        phases["teardown"].append(t["stop"])
-        phases["whole rollout"].append(t["ended"] - t["created"])
+        phases["teardown"].append(t["released_done"] - t["released"])
+        phases["whole rollout"].append(t["released_done"] - t["requested"])
         if t["peak_memory_bytes"]:
             sample.peak_sandbox_bytes.append(t["peak_memory_bytes"])
     phases["grading"] = [o["grade"]["seconds"] for o in outputs]
@@ -159,31 +166,40 @@ def _fmt(value: float) -> str:
     return f"{value:7.3f}s"
 
 
-def report(env: dict[int, Sample], floor: dict[int, Sample], peer: str) -> str:
-    lines = []
-    base = env[min(env)]
-    ref = floor[min(floor)]
-    lines.append(f"per-rollout phases at concurrency {base.concurrency} "
-                 f"({base.rollouts} rollouts; floor = graded in process, no container)")
-    lines.append(f"  {'phase':<15} {'median':>8} {'p95':>8}   {'floor med':>9} {'ratio':>6}")
-    for phase, values in base.phases.items():
+def phase_table(title: str, sample: Sample, floor: Sample) -> list[str]:
+    lines = [f"{title} at concurrency {sample.concurrency} ({sample.rollouts} rollouts)",
+             f"  {'phase':<15} {'median':>8} {'p95':>8}   {'floor med':>9} {'ratio':>6}"]
+    for phase, values in sample.phases.items():
         median, p95 = quantiles(values)
-        floor_values = ref.phases.get(phase)
+        floor_values = floor.phases.get(phase)
         if floor_values:
             floor_median = quantiles(floor_values)[0]
             extra = f"   {_fmt(floor_median)} {median / floor_median:5.1f}x"
         else:
             extra = "   " + " " * 9 + "     -"
         lines.append(f"  {phase:<15} {_fmt(median)} {_fmt(p95)}{extra}")
+    return lines
+
+
+def report(env: dict[int, Sample], floor: dict[int, Sample], baseline: dict[int, Sample],
+           peer: str) -> str:
+    first = min(env)
+    lines = ["per-rollout phases (floor = the same tasks graded in process, no container; "
+             "'sandbox ready' and 'teardown' are what the rollout waits for)"]
+    lines += phase_table("environment", env[first], floor[first])
+    if first in baseline:
+        lines += phase_table("baseline: no warm pool, cold grader", baseline[first], floor[first])
     lines.append("throughput (rollouts per minute)")
-    lines.append(f"  {'concurrency':>11} {'environment':>12} {'floor':>8} {'ratio':>6}")
+    lines.append(f"  {'concurrency':>11} {'environment':>12} {'baseline':>9} {'floor':>8} "
+                 f"{'env/floor':>9}")
     for c in sorted(env):
         e, f = env[c].per_minute, floor[c].per_minute
-        lines.append(f"  {c:>11} {e:12.1f} {f:8.1f} {e / f:5.2f}x")
+        b = f"{baseline[c].per_minute:9.1f}" if c in baseline else f"{'-':>9}"
+        lines.append(f"  {c:>11} {e:12.1f} {b} {f:8.1f} {e / f:8.2f}x")
     peaks = [b for s in env.values() for b in s.peak_sandbox_bytes]
     if peaks:
-        lines.append(f"peak memory per sandbox: median {statistics.median(peaks) / 2**20:.0f} MiB, "
-                     f"max {max(peaks) / 2**20:.0f} MiB")
+        lines.append(f"peak memory per sandbox: median {statistics.median(peaks) / 2**20:.0f} "
+                     f"MiB, max {max(peaks) / 2**20:.0f} MiB")
     for c in sorted(env):
         lines.append(f"peak host memory in use above idle at concurrency {c}: "
                      f"{env[c].peak_host_used_bytes / 2**20:.0f} MiB")
@@ -196,11 +212,15 @@ PEER_NOTE = ("not run: its built-in harnesses install uv and packages from PyPI 
              "shared notes)")
 
 
-async def run(rollouts: int, concurrencies: list[int], ids: list[str]) -> str:
-    env, floor = {}, {}
+async def run(rollouts: int, concurrencies: list[int], ids: list[str], warm_pool: int,
+              baseline_at: tuple[int, ...] = (1, 8)) -> str:
+    env, floor, baseline = {}, {}, {}
     for c in concurrencies:
         print(f"[bench] environment, concurrency {c} ...", flush=True)
-        env[c] = await measure_environment(ids, rollouts, c)
+        env[c] = await measure_environment(ids, rollouts, c, warm_pool)
+        if c in baseline_at:
+            print(f"[bench] baseline (no warm pool, cold grader), concurrency {c} ...", flush=True)
+            baseline[c] = await measure_environment(ids, rollouts, c, 0, warm_grader=False)
         print(f"[bench] floor, concurrency {c} ...", flush=True)
         floor[c] = await measure_floor(ids, rollouts, c)
-    return report(env, floor, PEER_NOTE)
+    return report(env, floor, baseline, PEER_NOTE)

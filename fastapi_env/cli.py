@@ -81,9 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("policy", help="reference, noop, syntax-error or rows-only")
     serve.add_argument("--port", type=int, default=8765)
     bench = sub.add_parser("bench", help="measure the environment's own cost (figures, no test)")
-    bench.add_argument("--rollouts", type=int, default=16, help="rollouts per concurrency")
+    bench.add_argument("--rollouts", type=int, default=40,
+                       help="rollouts per concurrency, one per task (at most 42)")
     bench.add_argument("--concurrency", default="1,4,8,16", help="comma-separated levels")
-    bench.add_argument("--task", action="append", help="task ids (default: 8 fixed tasks)")
+    bench.add_argument("--task", action="append",
+                       help="task ids (default: --rollouts tasks spread over the categories)")
+    bench.add_argument("--warm-pool", type=int, default=4, help="warm sandboxes (0: none)")
     demo = sub.add_parser(
         "demo",
         help="run the real vf-eval over the tasks against a scripted policy (offline, no API key)",
@@ -133,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         from fastapi_env import bench as bench_mod
 
         levels = [int(c) for c in args.concurrency.split(",")]
-        ids = args.task or bench_mod.DEFAULT_TASKS
-        print(asyncio.run(bench_mod.run(args.rollouts, levels, ids)))
+        ids = args.task or bench_mod.default_tasks(args.rollouts)
+        print(asyncio.run(bench_mod.run(args.rollouts, levels, ids, args.warm_pool)))
         return 0
     if args.command == "demo":
         from fastapi_env.evaluate import run_vf_eval, summary

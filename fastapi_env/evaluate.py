@@ -234,24 +234,31 @@ async def evaluate_in_process(
     concurrency: int = 8,
     env_kwargs: dict | None = None,
     extra_policies: dict | None = None,
+    env=None,
 ) -> dict[str, list[dict]]:
     """Run policies through the SandboxEnv binding in this process (no vf-eval CLI start-up):
-    the same environment, sandboxes and grading, driven by verifiers' own ``evaluate``."""
+    the same environment, sandboxes and grading, driven by verifiers' own ``evaluate``. Pass a
+    loaded ``env`` to reuse it (its sandboxes are then left for its own teardown)."""
     import asyncio
 
     from verifiers.types import ClientConfig
 
     from fastapi_env import load_environment
 
-    env = load_environment(ids=ids, **(env_kwargs or {}))
+    owned = env is None
+    env = env or load_environment(ids=ids, **(env_kwargs or {}))
     os.environ.setdefault(KEY_VARIABLE, "offline-no-key-needed")
-    with PolicyServer(policies[0], extra_policies=extra_policies) as server:
-        client = ClientConfig(api_key_var=KEY_VARIABLE, api_base_url=server.base_url)
-        outputs = await asyncio.gather(*(
-            env.evaluate(client, f"scripted-{policy}", num_examples=-1,
-                         rollouts_per_example=rollouts, max_concurrent=concurrency,
-                         state_columns=["grade"],
-                         on_progress=lambda *args, **kwargs: None)
-            for policy in policies
-        ))
+    try:
+        with PolicyServer(policies[0], extra_policies=extra_policies) as server:
+            client = ClientConfig(api_key_var=KEY_VARIABLE, api_base_url=server.base_url)
+            outputs = await asyncio.gather(*(
+                env.evaluate(client, f"scripted-{policy}", num_examples=-1,
+                             rollouts_per_example=rollouts, max_concurrent=concurrency,
+                             state_columns=["grade"],
+                             on_progress=lambda *args, **kwargs: None)
+                for policy in policies
+            ))
+    finally:
+        if owned:
+            await env.teardown_sandboxes()  # the warm pool and pending removals, now
     return {p: [dict(o) for o in out["outputs"]] for p, out in zip(policies, outputs, strict=True)}

@@ -57,21 +57,25 @@ class DockerSandboxClient:
     the background after a rollout, so neither start nor removal sits on the rollout's path."""
 
     def __init__(self, image: str | None, limits: Limits,
-                 labels: dict[str, str] | None = None, warm_pool: int = 0) -> None:
+                 labels: dict[str, str] | None = None, warm_pool: int = 0,
+                 warm_grader: bool = True) -> None:
         self.image, self.limits, self.labels = image, limits, labels or {}
         self.warm_pool = warm_pool
+        self.preload = GRADER_PRELOAD if warm_grader else ()
         self.boxes: dict[str, DockerSandbox] = {}
         self._pool: WarmPool | None = None
         self._removals: set[asyncio.Task] = set()
 
     def _new_box(self) -> DockerSandbox:
         return DockerSandbox(image=self.image, limits=self.limits, labels=self.labels,
-                             preload=GRADER_PRELOAD)
+                             preload=self.preload)
 
     async def create(self, request: Any) -> _Created:
         if self._pool is None:
             self._pool = WarmPool(self._new_box, self.warm_pool)
+        requested = time.monotonic()
         box = await self._pool.acquire()
+        box.timings |= {"requested": requested, "acquired": time.monotonic()}
         self.boxes[box.name] = box
         return _Created(id=box.name, name=box.name)
 
@@ -101,9 +105,11 @@ class DockerSandboxClient:
     async def delete(self, sandbox_id: str) -> None:
         box = self.boxes.pop(sandbox_id, None)
         if box is not None:
+            box.timings["released"] = time.monotonic()
             removal = asyncio.ensure_future(box.stop())  # off the rollout's path
             self._removals.add(removal)
             removal.add_done_callback(self._removals.discard)
+            box.timings["released_done"] = time.monotonic()
 
     async def close(self) -> None:
         """Empty the pool and finish pending removals."""
@@ -200,6 +206,7 @@ class FastAPIEnv(vf.SandboxEnv):
         reward_mode: str,
         labels: dict[str, str] | None = None,
         warm_pool: int = 0,
+        warm_grader: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -207,7 +214,8 @@ class FastAPIEnv(vf.SandboxEnv):
         self.backend, self.limits = backend, limits
         self.grading_timeout = grading_timeout
         if backend == "docker":
-            self.sandbox_client = DockerSandboxClient(image, limits, labels, warm_pool)
+            self.sandbox_client = DockerSandboxClient(image, limits, labels, warm_pool,
+                                                      warm_grader)
         self.add_tool(self.write_file, args_to_skip=["sandbox_id", "sandbox_state"])
         self.rubric = build_rubric(reward_mode)
 
@@ -324,6 +332,7 @@ def load_environment(
     reward_mode: str = "binary",
     labels: dict[str, str] | None = None,
     warm_pool: int = 4,
+    warm_grader: bool = True,
     **kwargs: Any,
 ) -> vf.Environment:
     """Build the environment. See the README's table of arguments."""
@@ -362,6 +371,7 @@ def load_environment(
         reward_mode=reward_mode,
         labels=labels,
         warm_pool=warm_pool,
+        warm_grader=warm_grader,
         dataset=Dataset.from_list(rows),
         system_prompt=system_prompt(grading_timeout, command_timeout),
         max_turns=max_turns,

@@ -163,7 +163,7 @@ async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float) -> dict:
                     use_zygote=True)
     nonce = job["nonce"]
     result = await sandbox.exec(
-        ["python3", "-I", "-c", GRADER_SOURCE],
+        ["python3", "-I", "-S", "-c", GRADER_SOURCE],
         stdin=json.dumps(job).encode(),
         timeout=timeout + 15,
         output_limit=16 * 1024 * 1024,

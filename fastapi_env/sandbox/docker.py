@@ -95,7 +95,12 @@ def preflight(image: str | None = None) -> str:
 
 
 async def _off_loop(func, *args):
-    return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, func, *args)
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, func, *args)
+    except RuntimeError as exc:  # the pool is shut down: interpreter exit, run it here
+        if "shutdown" not in str(exc):
+            raise
+        return func(*args)
 
 
 # --------------------------------------------------------------------------- sweeping
@@ -217,6 +222,7 @@ class DockerSandbox(Sandbox):
         self.limits = limits or Limits()
         self.extra_labels = labels or {}
         self.preload = preload  # modules the init imports ahead of its fork-server children
+        self._init_host_pid: int | None = None
         self.name = f"fastapi-env-{uuid.uuid4().hex[:12]}"
         self.container_id: str | None = None
         self._stopped = False
@@ -389,7 +395,17 @@ class DockerSandbox(Sandbox):
         return bool(state["Running"]) and not state.get("Paused")
 
     def _init_generation(self, api: Any) -> int | None:
-        """How many kills the init has carried out (it counts them in its process name)."""
+        """How many kills the init has carried out (it counts them in its process name). Read
+        from this host's /proc when the engine is local (no process spawned), else via ``top``."""
+        if self._init_host_pid is None:
+            self._init_host_pid = api.inspect_container(self.container_id)["State"]["Pid"] or 0
+        try:
+            with open(f"/proc/{self._init_host_pid}/comm") as comm:
+                name = comm.read().strip()
+            if name.startswith("fae-init-"):
+                return int(name.removeprefix("fae-init-"))
+        except (OSError, ValueError):
+            pass
         for _pid, name in api.top(self.container_id, ps_args="-o pid,comm")["Processes"]:
             if name.startswith("fae-init-"):
                 return int(name.removeprefix("fae-init-"))
