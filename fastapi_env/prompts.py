@@ -27,7 +27,9 @@ How it is graded, after your last turn:
 The environment: Python 3.11 with exactly {pins}. No network access and nothing else can be
 installed (not available: orjson, ujson, email-validator, jinja2, pydantic-settings,
 sse-starlette). Your commands run as an unprivileged user in /workspace with a
-{command_timeout}-second limit each; do not start servers, use TestClient.
+{command_timeout}-second limit each; processes a command starts in the background end with it,
+and a command whose output runs megabytes past what you are shown is stopped. Do not start
+servers: use TestClient.
 
 Rules that matter to the grader:
 - Define Pydantic models at module level (a model defined inside a function can silently turn a

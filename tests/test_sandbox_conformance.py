@@ -165,22 +165,26 @@ def test_stop_is_idempotent_and_exec_after_stop_fails(make_box):
     run(body())
 
 
-def test_lifetime_cap_removes_the_container_by_itself(make_box):
+def test_lifetime_cap_stops_the_container_by_itself(make_box):
+    """The cap is enforced inside the box: it stops with no help from the host (what is left is
+    removed by ``stop``, or by the stale sweep at the next start if the host process is gone)."""
+
     async def body():
         box = make_box(limits=Limits(lifetime_s=2))
         await box.start()
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and await box.is_alive():
             await asyncio.sleep(0.5)
-        alive = await box.is_alive()
-        await box.stop()
-        return alive, box.name
+        return await box.is_alive(), box
 
-    alive, name = run(body())
+    alive, box = run(body())
     assert not alive
-    assert not subprocess.run(
-        ["docker", "ps", "-aq", "--filter", f"name={name}"], capture_output=True, text=True
-    ).stdout.strip()
+    state = subprocess.run(["docker", "inspect", "-f", "{{.State.Status}}", box.name],
+                           capture_output=True, text=True).stdout.strip()
+    assert state == "exited"
+    box.stop_now()
+    assert not subprocess.run(["docker", "ps", "-aq", "--filter", f"name={box.name}"],
+                              capture_output=True, text=True).stdout.strip()
 
 
 def test_cancelled_start_leaves_no_container(make_box):
@@ -224,3 +228,15 @@ def test_interrupted_process_sweeps_its_containers(signum):
         if proc.poll() is None:
             proc.kill()
     assert labelled_containers(f"{LABEL}.owner={owner}") == []
+
+
+def test_a_flood_of_output_stops_the_command(make_box):
+    async def body(box: Sandbox):
+        started = time.monotonic()
+        result = await box.exec("yes flood", timeout=60, output_limit=1000)
+        return result, time.monotonic() - started
+
+    result, elapsed = run(in_box(make_box, body))
+    assert result.truncated and not result.timed_out
+    assert "stopped the command" in result.stderr
+    assert elapsed < 30

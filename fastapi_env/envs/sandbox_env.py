@@ -95,6 +95,7 @@ class DockerSandboxClient:
         if box is None:
             raise SandboxError(f"unknown sandbox {sandbox_id}")
         result = await box.exec(command, timeout=timeout, workdir=working_dir)
+        await box.kill_model_processes()  # nothing a command starts outlives it
         if result.timed_out:
             raise CommandTimeoutError(sandbox_id, command, int(timeout or 0))
         stderr = result.stderr

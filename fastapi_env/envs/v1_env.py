@@ -480,6 +480,7 @@ async def _alive(box: DockerSandbox) -> bool:
 
 async def _bash(box: DockerSandbox, command: str, timeout: float) -> str:
     result = await box.exec(command, timeout=int(timeout))
+    await box.kill_model_processes()  # nothing a command starts outlives it, as in 0.3
     if result.timed_out:
         return f"Error: Command timed out after {int(timeout)}s"
     stdout = result.stdout.strip()

@@ -173,13 +173,17 @@ def _install_exit_hooks() -> None:
 
 
 # --------------------------------------------------------------------------- exec plumbing
+FLOOD_BYTES = 8 * 1024 * 1024  # output past the limit by this much stops the command
+
+
 def _read_frames(sock: socket.socket, deadline: float, limit: int | None) -> dict[str, Any]:
-    """Read the multiplexed exec stream until EOF or the deadline."""
+    """Read the multiplexed exec stream until EOF, the deadline, or a flood: output that runs
+    past the limit by FLOOD_BYTES (streaming it all would only load the engine)."""
     buffers = {1: bytearray(), 2: bytearray()}
     omitted = {1: 0, 2: 0}
     pending = bytearray()
-    timed_out = False
-    while True:
+    timed_out = flooded = False
+    while not flooded:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             timed_out = True
@@ -205,7 +209,8 @@ def _read_frames(sock: socket.socket, deadline: float, limit: int | None) -> dic
             room = len(payload) if limit is None else min(len(payload), max(0, limit - len(target)))
             target += payload[:room]
             omitted[stream if stream in omitted else 2] += len(payload) - room
-    return {"buffers": buffers, "omitted": omitted, "timed_out": timed_out}
+        flooded = limit is not None and sum(omitted.values()) > FLOOD_BYTES
+    return {"buffers": buffers, "omitted": omitted, "timed_out": timed_out, "flooded": flooded}
 
 
 class DockerSandbox(Sandbox):
@@ -273,7 +278,7 @@ class DockerSandbox(Sandbox):
             raise SandboxError(
                 f"sandbox image {self.image} not found: run `fastapi-env image build`"
             ) from exc
-        except docker.errors.DockerException as exc:
+        except Exception as exc:  # engine errors, and timeouts of an overloaded engine
             raise SandboxError(f"could not start a sandbox: {exc}") from exc
         return container.id
 
@@ -367,7 +372,7 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"lost the exec stream: {exc}") from exc
         finally:
             raw.close()
-        if frames["timed_out"]:
+        if frames["timed_out"] or frames["flooded"]:
             if not self._running(api):  # a paused box looks like a slow command: it is not
                 raise SandboxError("the sandbox stopped or was paused while a command ran")
             self.kill_model_processes_now()
@@ -459,6 +464,9 @@ class DockerSandbox(Sandbox):
                 truncated = True
                 text += TRUNCATION_MARKER.format(omitted=frames["omitted"][stream])
             texts[stream] = text
+        if frames["flooded"]:
+            texts[2] += (f"[fastapi-env stopped the command: its output ran more than "
+                         f"{FLOOD_BYTES // 2**20} MiB past the limit]\n")
         return ExecResult(
             exit_code=None if frames["timed_out"] else exit_code,
             stdout=texts[1],

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from fastapi_env.sandbox.base import Sandbox, SandboxError
+from fastapi_env.sandbox.base import Sandbox
 
 
 class WarmPool:
@@ -34,7 +34,7 @@ class WarmPool:
         box = self.factory()
         try:
             await box.start()
-        except (SandboxError, asyncio.CancelledError):
+        except (Exception, asyncio.CancelledError):
             await box.stop()  # acquire() starts its own and reports the error there
             return
         if self._closed:
