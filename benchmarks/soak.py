@@ -4,9 +4,9 @@ policies, through the real SandboxEnv binding and real containers. A script, not
     uv run python benchmarks/soak.py [--rollouts-per-task 12] [--concurrency 16]
 
 Each task is played by one policy (assigned round-robin over the tasks sorted by id), so every
-class of policy runs beside the others the whole time. Prints rollouts completed, harness errors
-(scoring errors), leaked containers (must be 0), peak host memory, and the mean reward of each
-policy class against what it honestly earns.
+class of policy runs beside the others the whole time; each pass runs every task once.
+Prints rollouts completed, harness errors (scoring errors), leaked containers (must be 0), peak
+host memory, and the mean reward of each policy class against what it honestly earns.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import time
 import uuid
 from collections import defaultdict
 
+from fastapi_env import load_environment
 from fastapi_env.attacks import ATTACKS
 from fastapi_env.bench import HostMemory
 from fastapi_env.dataset import load_records
@@ -51,6 +52,24 @@ def mixed_policy(plan: dict[str, str]):
     return play
 
 
+async def run_passes(passes: int, concurrency: int, env_kwargs: dict,
+                     plan: dict[str, str]) -> list[dict]:
+    """One rollout per task per pass: verifiers runs a task's rollouts together, so this keeps
+    the number of rollouts in flight at ``concurrency``."""
+    env = load_environment(**env_kwargs)
+    rollouts: list[dict] = []
+    try:
+        for number in range(passes):
+            results = await evaluate_in_process(["mixed"], rollouts=1, concurrency=concurrency,
+                                                env=env,
+                                                extra_policies={"mixed": mixed_policy(plan)})
+            rollouts += results["mixed"]
+            print(f"[soak] pass {number + 1}/{passes}: {len(rollouts)} rollouts", flush=True)
+    finally:
+        await env.teardown_sandboxes()
+    return rollouts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rollouts-per-task", type=int, default=12)
@@ -62,14 +81,12 @@ def main() -> None:
                   "labels": {"fastapi-env.soak": label}}
     started = time.monotonic()
     with HostMemory() as memory:
-        results = asyncio.run(evaluate_in_process(
-            ["mixed"], rollouts=args.rollouts_per_task, concurrency=args.concurrency,
-            env_kwargs=env_kwargs, extra_policies={"mixed": mixed_policy(plan)}))
+        rollouts = asyncio.run(run_passes(args.rollouts_per_task, args.concurrency, env_kwargs,
+                                          plan))
     wall = time.monotonic() - started
     time.sleep(2)
     leaked = subprocess.run(["docker", "ps", "-aq", "--filter", f"label=fastapi-env.soak={label}"],
                             capture_output=True, text=True).stdout.split()
-    rollouts = results["mixed"]
     by_policy: dict[str, list[float]] = defaultdict(list)
     harness_errors = []
     for rollout in rollouts:
