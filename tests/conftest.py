@@ -36,3 +36,19 @@ def no_leaked_containers(request):
 
     leftovers = labelled_containers(f"{LABEL}.owner={OWNER}")
     assert not leftovers, f"containers leaked by this test session: {leftovers}"
+
+
+def interfere_with_first(label_filter: str, action: str = "kill", after_s: float = 2.0,
+                         wait_s: float = 240.0) -> None:
+    """Wait for the first container matching a label filter, let it run ``after_s`` seconds,
+    then ``docker kill`` or ``docker pause`` it (a fault injected from outside)."""
+    import time
+
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        found = labelled_containers(label_filter)
+        if found:
+            time.sleep(after_s)
+            subprocess.run(["docker", action, found[0]], capture_output=True)
+            return
+        time.sleep(0.1)

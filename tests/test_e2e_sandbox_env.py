@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 import threading
-import time
 import uuid
 
 import pytest
@@ -15,7 +14,7 @@ from fastapi_env.dataset import load_records
 from fastapi_env.evaluate import run_vf_eval
 from fastapi_env.policy_server import reference_script
 
-from .conftest import labelled_containers
+from .conftest import interfere_with_first, labelled_containers
 
 pytestmark = pytest.mark.docker
 
@@ -100,17 +99,7 @@ def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
     def sleepy(task, rows):
         return [("bash", {"command": "sleep 25"}), *reference_script(task, rows)]
 
-    def kill_first_container() -> None:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            found = ours()
-            if found:
-                time.sleep(2)  # let the first command start
-                subprocess.run(["docker", "kill", found[0]], capture_output=True)
-                return
-            time.sleep(0.2)
-
-    killer = threading.Thread(target=kill_first_container)
+    killer = threading.Thread(target=interfere_with_first, args=(RUN_LABEL,))
     killer.start()
     run = run_vf_eval(
         "sleepy",

@@ -7,10 +7,8 @@ Runs only where verifiers 0.4 is installed (``.venv-v04``, made by ``scripts/ven
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import threading
-import time
 import uuid
 from pathlib import Path
 
@@ -33,7 +31,7 @@ if _release(verifiers.__version__) < (0, 4):
 from fastapi_env.evaluate import run_vf_eval_v1  # noqa: E402
 from fastapi_env.policy_server import reference_script  # noqa: E402
 
-from .conftest import labelled_containers  # noqa: E402
+from .conftest import interfere_with_first, labelled_containers  # noqa: E402
 from .test_e2e_sandbox_env import sample_ids  # noqa: E402
 
 pytestmark = pytest.mark.docker
@@ -139,17 +137,7 @@ def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
 
     labels, mine = run_labels()
 
-    def kill_first_container() -> None:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            found = labelled_containers(mine)
-            if found:
-                time.sleep(2)  # let the first command start
-                subprocess.run(["docker", "kill", found[0]], capture_output=True)
-                return
-            time.sleep(0.2)
-
-    killer = threading.Thread(target=kill_first_container)
+    killer = threading.Thread(target=interfere_with_first, args=(mine,))
     killer.start()
     run = run_vf_eval_v1(
         "sleepy",

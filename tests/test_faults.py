@@ -17,15 +17,18 @@ from fastapi_env.policy_server import reference_script
 from fastapi_env.sandbox import SandboxError
 from fastapi_env.sandbox.docker import OWNER
 
-from .conftest import labelled_containers
+from .conftest import interfere_with_first, labelled_containers
 
 pytestmark = pytest.mark.docker
 
 IDS = ["responses/response_model_filtering", "routing/method_not_allowed"]
 
 
+MINE = f"fastapi-env.owner={OWNER}"
+
+
 def mine() -> list[str]:
-    return labelled_containers(f"fastapi-env.owner={OWNER}")
+    return labelled_containers(MINE)
 
 
 def test_missing_image_is_a_clear_error_at_start():
@@ -48,25 +51,14 @@ def test_too_little_memory_for_the_grader_is_refused():
         load_environment(ids=IDS[:1], memory_mb=64)
 
 
-def _interfere(action: str, after_s: float) -> None:
-    """Pause or kill this process's first new container once it has run for a while."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        found = mine()
-        if found:
-            time.sleep(after_s)
-            subprocess.run(["docker", action, found[0]], capture_output=True)
-            return
-        time.sleep(0.1)
-
-
 @pytest.mark.parametrize("action", ["kill", "pause"])
 def test_a_container_killed_or_paused_mid_rollout_is_a_scoring_error(action):
     def slow(task, rows):
         return [("bash", {"command": "sleep 8"}), *reference_script(task, rows)]
 
     async def run():
-        interference = asyncio.get_running_loop().run_in_executor(None, _interfere, action, 2)
+        interference = asyncio.get_running_loop().run_in_executor(
+            None, interfere_with_first, MINE, action, 2)
         results = await evaluate_in_process(["slow"], ids=IDS[:1], rollouts=1,
                                             extra_policies={"slow": slow})
         await interference
@@ -83,7 +75,8 @@ def test_other_rollouts_complete_when_one_container_dies():
         return [("bash", {"command": "sleep 6"}), *reference_script(task, rows)]
 
     async def run():
-        interference = asyncio.get_running_loop().run_in_executor(None, _interfere, "kill", 1)
+        interference = asyncio.get_running_loop().run_in_executor(
+            None, interfere_with_first, MINE, "kill", 1)
         results = await evaluate_in_process(["slow"], ids=IDS, rollouts=2, concurrency=1,
                                             extra_policies={"slow": slow})
         await interference
