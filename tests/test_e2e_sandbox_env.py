@@ -42,9 +42,9 @@ def ours() -> list[str]:
     return labelled_containers(RUN_LABEL)
 
 
-def env_args(ids: list[str]) -> dict:
+def env_args(ids: list[str], **extra) -> dict:
     key, value = RUN_LABEL.split("=")
-    return {"ids": ids, "labels": {key: value}}
+    return {"ids": ids, "labels": {key: value}, **extra}
 
 
 def evaluate(policy: str, tmp_path, **kwargs):
@@ -105,7 +105,7 @@ def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
         "sleepy",
         num_examples=1,
         rollouts=1,
-        env_args=env_args(IDS[:1]),
+        env_args=env_args(IDS[:1], warm_pool=0),  # the first container is the rollout's
         output_dir=tmp_path,
         extra_policies={"sleepy": sleepy},
     )

@@ -25,6 +25,7 @@ IDS = ["responses/response_model_filtering", "routing/method_not_allowed"]
 
 
 MINE = f"fastapi-env.owner={OWNER}"
+NO_POOL = {"warm_pool": 0}  # the first new container is then the rollout's own
 
 
 def mine() -> list[str]:
@@ -60,7 +61,7 @@ def test_a_container_killed_or_paused_mid_rollout_is_a_scoring_error(action):
         interference = asyncio.get_running_loop().run_in_executor(
             None, interfere_with_first, MINE, action, 2)
         results = await evaluate_in_process(["slow"], ids=IDS[:1], rollouts=1,
-                                            extra_policies={"slow": slow})
+                                            env_kwargs=NO_POOL, extra_policies={"slow": slow})
         await interference
         return results["slow"]
 
@@ -78,7 +79,7 @@ def test_other_rollouts_complete_when_one_container_dies():
         interference = asyncio.get_running_loop().run_in_executor(
             None, interfere_with_first, MINE, "kill", 1)
         results = await evaluate_in_process(["slow"], ids=IDS, rollouts=2, concurrency=1,
-                                            extra_policies={"slow": slow})
+                                            env_kwargs=NO_POOL, extra_policies={"slow": slow})
         await interference
         return results["slow"]
 
