@@ -12,17 +12,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from fastapi_env.compare import compare
 from fastapi_env.grading.host import AnswerKey, score
 from fastapi_env.grading.runners import Runner
 from fastapi_env.tasks import Task
-
-DATA_DIR = Path(__file__).parent / "data"
-TASKS_FILE = DATA_DIR / "tasks.jsonl"
-KEYS_FILE = DATA_DIR / "answer_keys.json"
 
 CATCH_ALL = """\
 import json

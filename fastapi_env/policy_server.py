@@ -30,13 +30,17 @@ ToolCall = tuple[str, dict[str, Any]]
 Step = ToolCall | str  # a tool call, or a final message that ends the rollout
 
 
-def _write(source: str) -> ToolCall:
-    return ("write_file", {"path": "/workspace/solution.py", "content": source})
+def write_file_step(path: str, content: str) -> ToolCall:
+    return ("write_file", {"path": path, "content": content})
+
+
+def write_solution(source: str) -> ToolCall:
+    return write_file_step("/workspace/solution.py", source)
 
 
 def reference_script(task: Task, rows: list) -> list[Step]:
     return [
-        _write(task.reference),
+        write_solution(task.reference),
         ("bash", {"command": "cd /workspace && python3 -m py_compile solution.py && echo ok"}),
         "Done: /workspace/solution.py defines app and result.",
     ]
@@ -45,13 +49,13 @@ def reference_script(task: Task, rows: list) -> list[Step]:
 def rows_only_script(task: Task, rows: list) -> list[Step]:
     literal = ("import json\nfrom fastapi import FastAPI\n\napp = FastAPI()  # no routes\n"
                f"result = json.loads({json.dumps(rows)!r})\n")
-    return [_write(literal), "Done."]
+    return [write_solution(literal), "Done."]
 
 
 POLICIES: dict[str, Callable[[Task, list], list[Step]]] = {
     "reference": reference_script,
     "noop": lambda task, rows: ["I cannot do this."],
-    "syntax-error": lambda task, rows: [_write("def broken(:\n    pass\n"), "Done."],
+    "syntax-error": lambda task, rows: [write_solution("def broken(:\n    pass\n"), "Done."],
     "rows-only": rows_only_script,
 }
 
