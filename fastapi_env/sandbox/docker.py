@@ -407,32 +407,34 @@ class DockerSandbox(Sandbox):
         try:
             with open(f"/proc/{self._init_host_pid}/comm") as comm:
                 name = comm.read().strip()
-            if name.startswith("fae-init-"):
-                return int(name.removeprefix("fae-init-"))
-        except (OSError, ValueError):
-            pass
+            return int(name.removeprefix("fae-init-")) if name.startswith("fae-init-") else None
+        except OSError:
+            pass  # not a local engine: ask it
         for _pid, name in api.top(self.container_id, ps_args="-o pid,comm")["Processes"]:
             if name.startswith("fae-init-"):
                 return int(name.removeprefix("fae-init-"))
         return None
 
-    def kill_model_processes_now(self, wait_s: float = 10.0) -> None:
+    def kill_model_processes_now(self, wait_s: float = 15.0) -> None:
         """Have the init kill every process of the model's user (no fork needed inside), and
-        wait until it has: a late kill must not hit what runs next. Best effort."""
+        wait until it confirms: a kill carried out late could hit what runs next (the grader).
+        Raises SandboxError when the init does not confirm in time."""
         api = docker_client().api
+        deadline = time.monotonic() + wait_s
         try:
-            before = self._init_generation(api)
+            while (before := self._init_generation(api)) is None:  # the init is starting up
+                if time.monotonic() > deadline:
+                    raise SandboxError("the sandbox's init never came up")
+                time.sleep(0.02)
             api.kill(self.container_id, signal="SIGUSR1")
+            while self._init_generation(api) == before:
+                if time.monotonic() > deadline:
+                    raise SandboxError(f"the sandbox's init did not confirm a kill in {wait_s} s")
+                time.sleep(0.01)
+        except SandboxError:
+            raise
         except Exception:
             return  # the box is gone or paused: the next call says so
-        deadline = time.monotonic() + wait_s
-        while before is not None and time.monotonic() < deadline:
-            time.sleep(0.01)
-            try:
-                if (self._init_generation(api) or 0) > before:
-                    return
-            except Exception:
-                return
 
     async def kill_model_processes(self) -> None:
         await _off_loop(self.kill_model_processes_now)

@@ -107,9 +107,9 @@ def serve_child(server, conn):
 def main():
     deadline = time.monotonic() + float(sys.argv[1])
     make_undumpable()
-    set_name("fae-init-0")
     signal.signal(signal.SIGUSR1, kill_all)
     signal.signal(signal.SIGCHLD, reap)
+    set_name("fae-init-0")  # only now: a visible generation means the handler is in place
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(SOCKET_NAME)  # first, so nothing else can take the name
     server.listen(16)
