@@ -11,8 +11,10 @@ import sys
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fastapi_env.policy_server import PolicyServer
 
@@ -47,6 +49,28 @@ def newest_results(output_dir: Path) -> Path:
     return found[-1].parent
 
 
+def run_against_policy(
+    policy: str,
+    argv: Callable[[str], list[str]],
+    extra_policies: dict | None,
+    label: str,
+    *,
+    stdout: Any,
+    quiet: bool,
+) -> tuple[subprocess.CompletedProcess, float]:
+    """Serve ``policy`` on loopback, run ``argv(base_url)`` with the offline key set, and raise
+    with the tail of stderr if it fails. Returns the finished process and the wall time."""
+    started = time.monotonic()
+    with PolicyServer(policy, extra_policies=extra_policies) as server:
+        env = os.environ | {KEY_VARIABLE: "offline-no-key-needed"}
+        completed = subprocess.run(argv(server.base_url), env=env, stdout=stdout,
+                                   stderr=subprocess.PIPE if quiet else None, text=True)
+    if completed.returncode != 0:
+        tail = (completed.stderr or "")[-3000:] if quiet else ""
+        raise RuntimeError(f"{label} exited with {completed.returncode}:\n{tail}")
+    return completed, time.monotonic() - started
+
+
 def run_vf_eval(
     policy: str,
     *,
@@ -62,15 +86,15 @@ def run_vf_eval(
     """Serve ``policy`` on loopback and run ``vf-eval fastapi-env`` against it, saving results."""
     output_dir = Path(output_dir).resolve()
     output_dir.mkdir(parents=True, exist_ok=True)
-    started = time.monotonic()
-    with PolicyServer(policy, extra_policies=extra_policies) as server:
-        argv = [
+
+    def argv(base_url: str) -> list[str]:
+        return [
             *vf_eval_command(),
             "fastapi-env",
             "-m",
             f"scripted-{policy}",
             "-b",
-            server.base_url,
+            base_url,
             "-k",
             KEY_VARIABLE,
             "-n",
@@ -89,12 +113,10 @@ def run_vf_eval(
             json.dumps(env_args or {}),
             *(extra_args or []),
         ]
-        env = os.environ | {KEY_VARIABLE: "offline-no-key-needed"}
-        completed = subprocess.run(argv, env=env, capture_output=quiet, text=True)
-    seconds = time.monotonic() - started
-    if completed.returncode != 0:
-        tail = (completed.stderr or "")[-3000:] if quiet else ""
-        raise RuntimeError(f"vf-eval exited with {completed.returncode}:\n{tail}")
+
+    completed, seconds = run_against_policy(policy, argv, extra_policies, "vf-eval",
+                                            stdout=subprocess.PIPE if quiet else None,
+                                            quiet=quiet)
     results_dir = newest_results(output_dir)
     lines = (results_dir / "results.jsonl").read_text().splitlines()
     return EvalRun(
@@ -155,15 +177,14 @@ def run_vf_eval_v1(
     output_dir = Path(output_dir).resolve()
     output_dir.mkdir(parents=True, exist_ok=True)
     run_name = f"fastapi-env--scripted-{policy}--{uuid.uuid4().hex[:8]}"
-    started = time.monotonic()
-    with PolicyServer(policy, extra_policies=extra_policies) as server:
+    def argv(base_url: str) -> list[str]:
         argv = [
             str(command),
             "fastapi-env",
             "-m",
             f"scripted-{policy}",
             "--client.base-url",
-            server.base_url,
+            base_url,
             "--client.api-key-var",
             KEY_VARIABLE,
             "-r",
@@ -183,22 +204,15 @@ def run_vf_eval_v1(
             if value is not None:
                 flag = f"--env.taskset.{name.replace('_', '-')}"
                 argv += [flag, value if isinstance(value, str) else json.dumps(value)]
-        argv += extra_args or []
-        env = os.environ | {KEY_VARIABLE: "offline-no-key-needed"}
-        completed = subprocess.run(
-            argv,
-            env=env,
-            stdout=subprocess.DEVNULL,  # --no-rich prints every trace; traces.jsonl has them
-            stderr=subprocess.PIPE if quiet else None,
-            text=True,
-        )
-    seconds = time.monotonic() - started
-    tail = (completed.stderr or "")[-3000:] if quiet else ""
-    if completed.returncode != 0:
-        raise RuntimeError(f"vf-eval (0.4) exited with {completed.returncode}:\n{tail}")
+        return argv + (extra_args or [])
+
+    # --no-rich prints every trace on stdout; traces.jsonl has them
+    completed, seconds = run_against_policy(policy, argv, extra_policies, "vf-eval (0.4)",
+                                            stdout=subprocess.DEVNULL, quiet=quiet)
     results_dir = output_dir / run_name
     traces = results_dir / "traces.jsonl"
     if not traces.exists():
+        tail = (completed.stderr or "")[-3000:]
         raise FileNotFoundError(f"vf-eval (0.4) saved no {traces}:\n{tail}")
     rows = [
         rollout_of_trace(trace)
