@@ -124,7 +124,7 @@ async def measure_environment(ids: list[str], rollouts: int, concurrency: int,
         if t.get("acquired") is None or t.get("released") is None:
             continue
         phases["sandbox ready"].append(t["acquired"] - t["requested"])
-        phases["tool call"] += t["execs"][:2]  # write_file, bash; then the grader's exec
+        phases["tool call"] += t["tool_calls"]  # as the binding's tools took them
         phases["teardown"].append(t["released_done"] - t["released"])
         phases["whole rollout"].append(t["released_done"] - t["requested"])
         if t["peak_memory_bytes"]:

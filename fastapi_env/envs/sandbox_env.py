@@ -75,7 +75,7 @@ class DockerSandboxClient:
             self._pool = WarmPool(self._new_box, self.warm_pool)
         requested = time.monotonic()
         box = await self._pool.acquire()
-        box.timings |= {"requested": requested, "acquired": time.monotonic()}
+        box.timings |= {"requested": requested, "acquired": time.monotonic(), "tool_calls": []}
         self.boxes[box.name] = box
         return _Created(id=box.name, name=box.name)
 
@@ -94,8 +94,10 @@ class DockerSandboxClient:
         box = self.boxes.get(sandbox_id)
         if box is None:
             raise SandboxError(f"unknown sandbox {sandbox_id}")
+        started = time.monotonic()
         result = await box.exec(command, timeout=timeout, workdir=working_dir)
         await box.kill_model_processes()  # nothing a command starts outlives it
+        box.timings["tool_calls"].append(time.monotonic() - started)
         if result.timed_out:
             raise CommandTimeoutError(sandbox_id, command, int(timeout or 0))
         stderr = result.stderr
@@ -228,10 +230,14 @@ class FastAPIEnv(vf.SandboxEnv):
         if not sandbox_state["ready"]:
             await self._wait_for_sandbox_ready(sandbox_state, sandbox_id)
         target = path if path.startswith("/") else f"/workspace/{path}"
+        box = self._sandbox(sandbox_id)
+        started = time.monotonic()
         try:
-            await self._sandbox(sandbox_id).write_file(target, content)
+            await box.write_file(target, content)
         except SandboxError as exc:
             raise vf.SandboxError(str(exc)) from exc
+        if "tool_calls" in getattr(box, "timings", {}):  # the benchmark reads them
+            box.timings["tool_calls"].append(time.monotonic() - started)
         return f"wrote {len(content.encode())} bytes to {target}"
 
     def update_tool_args(

@@ -79,6 +79,14 @@ class Sandbox(abc.ABC):
         Raises SandboxError if the box is gone.
         """
 
+    async def run_python(self, source: str, *, stdin: bytes | None = None,
+                         timeout: float | None = None,
+                         output_limit: int | None = None) -> ExecResult:
+        """Run Python ``source`` as the model's user, as ``python3 -I -S -c`` would (a backend
+        may fork a preloaded interpreter instead). Same results and errors as ``exec``."""
+        return await self.exec(["python3", "-I", "-S", "-c", source], stdin=stdin,
+                               timeout=timeout, output_limit=output_limit)
+
     @abc.abstractmethod
     async def read_file(self, path: str) -> bytes:
         """Return the file's bytes. Raises FileNotFoundError, or SandboxError."""

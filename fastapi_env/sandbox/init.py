@@ -2,34 +2,54 @@
 
 It runs as ``python3 -I -c <this source> <lifetime seconds> [module to preload ...]`` and:
 
+* runs the host's commands: the host writes requests to its stdin (through the engine's attach
+  stream, opened once per container) and reads their output and exit codes back from its stdout,
+  in the frames defined below. A command costs a fork and an exec here, about 1 ms, where a
+  ``docker exec`` costs about 55 ms of CPU (measured); the box still has no network;
 * ends the container when its lifetime is over (so a crashed host cannot leave it running);
 * reaps orphans; on SIGUSR1 kills every other process of its user (the host sends that signal
   through the engine, so no new process is needed inside a box whose pids are exhausted);
 * cannot be killed from inside: a namespace's init ignores signals it has no handler for, and it
-  makes itself non-dumpable so a process of the same user cannot read or trace it;
-* is a fork server: it binds an abstract unix socket, preloads the named modules (FastAPI's test
-  client, which costs about 0.3 s of CPU per fresh Python) in the background of the model's
-  turns, and for each connection forks a child that runs the Python source the connection sends.
-  Clients check the peer is PID 1 (``SO_PEERCRED``), so no other process can pose as it.
+  makes itself non-dumpable so a process of the same user cannot read or trace it, nor open its
+  stdin or stdout through ``/proc/1/fd``: only the host speaks on the channel;
+* is a fork server for the grader: it binds an abstract unix socket, preloads the named modules
+  (FastAPI's test client, which costs about 0.4 s of CPU per fresh Python) in a thread while the
+  model's turns run, and for each connection forks a child that runs the Python source the
+  connection sends. Clients check the peer is PID 1 (``SO_PEERCRED``), so no other process can
+  pose as it.
 
-Its forked children raise their ``oom_score_adj`` so that memory pressure kills them before it.
-If the model's processes still exhaust the box's memory and the kernel kills the init, the
-container dies ``OOMKilled``, which the host reads as the model's failure, not the harness's.
+Its children raise their ``oom_score_adj`` so that memory pressure kills them before it. If the
+model's processes still exhaust the box's memory and the kernel kills the init, the container
+dies ``OOMKilled``, which the host reads as the model's failure, not the harness's.
 """
 
 import json
 import os
+import selectors
 import signal
 import socket
 import struct
 import sys
+import threading
 import time
 
 SOCKET_NAME = b"\0fastapi-env-zygote"
 CHILD_OOM_SCORE_ADJ = b"500"
 
+# The channel. Host to init: REQUEST_HEAD (header size, stdin size), a JSON header, then the
+# command's stdin bytes. The header is one of
+#   {"id", "argv", "cwd", "timeout"}    run a program;
+#   {"id", "python", "cwd", "timeout"}  run Python source in a fork of this (preloaded) process;
+#   {"id", "kill": true}                kill every other process of the user (EXIT "0" once done).
+# Init to host: FRAME_HEAD (kind, command id, payload size), then the payload.
+REQUEST_HEAD = struct.Struct(">II")
+FRAME_HEAD = struct.Struct(">BII")
+STDOUT, STDERR, EXIT, FAILED = 1, 2, 3, 4  # EXIT: the exit code as ASCII; FAILED: why not run
+DRAIN_AFTER_EXIT_S = 0.5  # how long output still held open by a background process is read
+BACKSTOP_S = 5.0  # past its timeout a command's group is killed, should the host be gone
 
 GENERATION = [0]
+STATUSES = {}  # pid -> wait status, filled by the SIGCHLD handler
 
 
 def set_name(name):
@@ -55,8 +75,11 @@ def kill_all(*_):
 
 def reap(*_):
     try:
-        while os.waitpid(-1, os.WNOHANG)[0] > 0:
-            pass
+        while True:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+            if pid == 0:
+                break
+            STATUSES[pid] = status
     except ChildProcessError:
         pass
 
@@ -70,6 +93,21 @@ def make_undumpable():
         pass
 
 
+def become_ordinary_child():
+    """In a forked child: default signals, a session of its own, first in line for the OOM
+    killer."""
+    signal.set_wakeup_fd(-1)
+    for signum in (signal.SIGUSR1, signal.SIGCHLD, signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(signum, signal.SIG_DFL)  # ignored signals would survive exec
+    os.setsid()
+    try:
+        with open("/proc/self/oom_score_adj", "wb") as adj:
+            adj.write(CHILD_OOM_SCORE_ADJ)
+    except OSError:
+        pass
+
+
+# --------------------------------------------------------------------------- the grader's zygote
 def read_message(conn):
     header = conn.recv(4, socket.MSG_WAITALL)
     (size,) = struct.unpack(">I", header)
@@ -82,20 +120,15 @@ def read_message(conn):
     return json.loads(data)
 
 
-def serve_child(server, conn):
+def serve_zygote_child(conn):
     """In the forked child: become an ordinary process of the user and run the sent source."""
-    signal.signal(signal.SIGUSR1, signal.SIG_DFL)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    server.close()
-    os.setsid()
-    try:
-        with open("/proc/self/oom_score_adj", "wb") as adj:
-            adj.write(CHILD_OOM_SCORE_ADJ)
-    except OSError:
-        pass
+    become_ordinary_child()
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
+    keep = conn.fileno()
+    os.closerange(3, keep)  # nothing of the init's (channel, selector, pipes) stays reachable
+    os.closerange(keep + 1, 65536)
     try:
         message = read_message(conn)
         namespace = {"__name__": "__zygote__", "ZYGOTE_CONN": conn, "ZYGOTE_JOB": message["job"]}
@@ -104,36 +137,268 @@ def serve_child(server, conn):
         os._exit(0)
 
 
-def main():
-    deadline = time.monotonic() + float(sys.argv[1])
-    make_undumpable()
-    signal.signal(signal.SIGUSR1, kill_all)
-    signal.signal(signal.SIGCHLD, reap)
-    set_name("fae-init-0")  # only now: a visible generation means the handler is in place
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(SOCKET_NAME)  # first, so nothing else can take the name
-    server.listen(16)
-    for module in sys.argv[2:]:
+# --------------------------------------------------------------------------- the channel
+def send(kind, command_id, payload=b""):
+    """Write one frame to the host (blocking: the host always reads)."""
+    data = FRAME_HEAD.pack(kind, command_id, len(payload)) + payload
+    while data:
+        data = data[os.write(1, data):]
+
+
+class Command:
+    """One running command: its process, and the pipes the init relays."""
+
+    def __init__(self, request, stdin):
+        self.id = request["id"]
+        self.deadline = time.monotonic() + float(request.get("timeout", 3600)) + BACKSTOP_S
+        self.stdin = stdin
+        self.exited_at = None
+        self.status = None
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        in_r, in_w = os.pipe() if stdin else (os.open(os.devnull, os.O_RDONLY), None)
+        try:
+            self.pid = os.fork()
+        except OSError:
+            for fd in (out_r, out_w, err_r, err_w, in_r, in_w):
+                if fd is not None:
+                    os.close(fd)
+            raise
+        if self.pid == 0:
+            self._exec_in_child(request, in_r, out_w, err_w)
+        for fd in (in_r, out_w, err_w):
+            os.close(fd)
+        self.outputs = {out_r: STDOUT, err_r: STDERR}
+        self.stdin_fd = in_w
+        for fd in (out_r, err_r) + ((in_w,) if in_w is not None else ()):
+            os.set_blocking(fd, False)
+
+    @staticmethod
+    def _exec_in_child(request, in_r, out_w, err_w):
+        try:
+            become_ordinary_child()
+            for fd, target in ((in_r, 0), (out_w, 1), (err_w, 2)):
+                os.dup2(fd, target)
+            os.closerange(3, 65536)
+            os.chdir(request.get("cwd") or "/")
+            if "python" in request:
+                run_python(request["python"])
+            argv = request["argv"]
+            os.execvp(argv[0], argv)
+        except BaseException as exc:
+            try:
+                os.write(2, f"fastapi-env: cannot run {request.get('argv', ['python'])[:1]}: "
+                            f"{exc}\n".encode())
+            finally:
+                os._exit(127 if isinstance(exc, FileNotFoundError) else 126)
+
+    def exit_code(self):
+        if os.WIFSIGNALED(self.status):
+            return 128 + os.WTERMSIG(self.status)  # what a shell, and ``docker exec``, report
+        return os.WEXITSTATUS(self.status)
+
+
+class Init:
+    def __init__(self, lifetime_s, preload):
+        self.deadline = time.monotonic() + lifetime_s
+        self.selector = selectors.DefaultSelector()
+        self.commands = {}  # pid -> Command
+        self.pending = bytearray()  # request bytes not yet parsed
+        self.preload = threading.Thread(target=import_all, args=(preload,), daemon=True)
+        self.zygote = None
+
+    def run(self):
+        wake_r, wake_w = os.pipe()
+        for fd in (wake_r, wake_w):
+            os.set_blocking(fd, False)
+        signal.set_wakeup_fd(wake_w)  # a SIGCHLD ends the select below at once
+        self.selector.register(wake_r, selectors.EVENT_READ, "wake")
+        os.set_blocking(0, False)
+        self.selector.register(0, selectors.EVENT_READ, "requests")
+        self.zygote = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.zygote.bind(SOCKET_NAME)  # first, so nothing else can take the name
+        self.zygote.listen(16)
+        self.preload.start()
+        while time.monotonic() < self.deadline:
+            self.step()
+
+    def step(self):
+        waiting = self.preload.is_alive() or any(c.status is not None for c in
+                                                 self.commands.values())
+        timeout = 0.05 if waiting else max(0.05, min(5.0, self.deadline - time.monotonic()))
+        if self.zygote is not None and not self.preload.is_alive():
+            # forks of a process that imports in a thread could inherit a held import lock
+            self.selector.register(self.zygote, selectors.EVENT_READ, "zygote")
+            self.zygote = None
+        for key, _ in self.selector.select(timeout):
+            what = key.data
+            if what == "wake":
+                drain(key.fd)
+            elif what == "requests":
+                self.read_requests()
+            elif what == "zygote":
+                self.fork_zygote_child(key.fileobj)
+            elif isinstance(what, tuple) and what[0] == "stdin":
+                self.feed_stdin(what[1])
+            else:
+                self.relay(key.fd, what)
+        self.finish_commands()
+
+    def read_requests(self):
+        try:
+            chunk = os.read(0, 1 << 20)
+        except BlockingIOError:
+            return
+        if not chunk:  # the host closed the channel: keep running until the lifetime ends
+            self.selector.unregister(0)
+            return
+        self.pending += chunk
+        while len(self.pending) >= REQUEST_HEAD.size:
+            head_size, stdin_size = REQUEST_HEAD.unpack_from(self.pending)
+            end = REQUEST_HEAD.size + head_size + stdin_size
+            if len(self.pending) < end:
+                return
+            request = json.loads(self.pending[REQUEST_HEAD.size: REQUEST_HEAD.size + head_size])
+            stdin = bytes(self.pending[end - stdin_size: end])
+            del self.pending[:end]
+            if request.get("kill"):
+                kill_all()
+                send(EXIT, request["id"], b"0")
+            else:
+                self.start_command(request, stdin)
+
+    def start_command(self, request, stdin):
+        if "python" in request:
+            self.preload.join()  # a fork taken mid-import could inherit a held import lock
+        try:
+            command = Command(request, stdin)
+        except OSError as exc:  # e.g. the model's processes took every pid
+            send(FAILED, request["id"], f"cannot start the command: {exc}".encode())
+            return
+        self.commands[command.pid] = command
+        for fd, stream in command.outputs.items():
+            self.selector.register(fd, selectors.EVENT_READ, (command, stream))
+        if command.stdin_fd is not None:
+            self.selector.register(command.stdin_fd, selectors.EVENT_WRITE, ("stdin", command))
+
+    def feed_stdin(self, command):
+        try:
+            written = os.write(command.stdin_fd, command.stdin[:65536])
+            command.stdin = command.stdin[written:]
+        except BlockingIOError:
+            return
+        except OSError:  # the command does not read its stdin
+            command.stdin = b""
+        if not command.stdin:
+            self.selector.unregister(command.stdin_fd)
+            os.close(command.stdin_fd)
+            command.stdin_fd = None
+
+    def relay(self, fd, what):
+        command, stream = what
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            send(stream, command.id, chunk)
+        else:
+            self.close_output(command, fd)
+
+    def close_output(self, command, fd):
+        self.selector.unregister(fd)
+        os.close(fd)
+        del command.outputs[fd]
+
+    def finish_commands(self):
+        now = time.monotonic()
+        for pid, command in list(self.commands.items()):
+            if command.status is None and pid in STATUSES:
+                command.status, command.exited_at = STATUSES.pop(pid), now
+            if command.status is None:
+                if now > command.deadline:
+                    kill_group(pid)
+                continue
+            if command.outputs and now - command.exited_at < DRAIN_AFTER_EXIT_S:
+                continue  # a background process may still hold its output: read a little more
+            for fd in list(command.outputs):
+                self.close_output(command, fd)
+            if command.stdin_fd is not None:
+                self.selector.unregister(command.stdin_fd)
+                os.close(command.stdin_fd)
+            send(EXIT, command.id, str(command.exit_code()).encode())
+            del self.commands[pid]
+        if len(STATUSES) > 4096:  # statuses of reaped orphans nobody asks for
+            STATUSES.clear()
+
+    def fork_zygote_child(self, server):
+        try:
+            conn, _ = server.accept()
+        except OSError:
+            return
+        try:
+            if os.fork() == 0:
+                serve_zygote_child(conn)
+        except OSError:
+            pass  # e.g. no pids left: the grader falls back to a fresh Python
+        finally:
+            conn.close()
+
+
+def run_python(source):
+    """In a forked child, run ``source`` as ``python3 -c`` would, then exit."""
+    import traceback
+
+    sys.argv = ["-c"]
+    for signum in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(signum, signal.SIG_IGN)  # as in a fresh interpreter
+    try:
+        exec(compile(source, "<string>", "exec"), {"__name__": "__main__"})
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (exc.code is not None)
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    os._exit(code)
+
+
+def import_all(modules):
+    for module in modules:
         try:
             __import__(module)
         except Exception:
             pass  # the fork server still works, only slower
-    while time.monotonic() < deadline:
-        try:
-            server.settimeout(max(0.1, min(5.0, deadline - time.monotonic())))
-            conn, _ = server.accept()
-        except (TimeoutError, InterruptedError):
-            continue
-        except Exception:
-            time.sleep(0.1)
-            continue
-        try:
-            if os.fork() == 0:
-                serve_child(server, conn)
-        except Exception:
-            pass  # e.g. no pids left: the client falls back to a fresh Python
-        finally:
-            conn.close()
+
+
+def kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def drain(fd):
+    try:
+        while os.read(fd, 4096):
+            pass
+    except OSError:
+        pass
+
+
+def main():
+    make_undumpable()
+    signal.signal(signal.SIGUSR1, kill_all)
+    signal.signal(signal.SIGCHLD, reap)
+    set_name("fae-init-0")  # only now: a visible generation means the handlers are in place
+    Init(float(sys.argv[1]), sys.argv[2:]).run()
 
 
 if __name__ == "__main__":
