@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import dataclasses
 
@@ -15,6 +16,7 @@ from fastapi_env.grading.host import (
     grade,
     out_of_memory,
     parse_frame,
+    run_grader,
     score,
 )
 from fastapi_env.grading.runners import sandbox_runner
@@ -138,6 +140,24 @@ def test_warm_and_fresh_runners_grade_alike():
     fresh = grade_solutions(solutions, preload=())
     for name in solutions:
         assert (warm[name].reward, warm[name].reason) == (fresh[name].reward, fresh[name].reason)
+
+
+@pytest.mark.docker
+def test_the_runner_starts_as_a_fresh_interpreter_would():
+    """The runner is forked from the init, not started fresh: the solution must not see it (a
+    SIGPIPE left at its default once killed TestClient's threads at random)."""
+    setup = ("[str(signal.getsignal(s)) for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT,"
+             " signal.SIGUSR1, signal.SIGCHLD)] + [os.getsid(0) == os.getpid()]")
+    solution = TASK.reference + f"\nimport os, signal\nresult = [{setup}]\n"
+
+    async def body():
+        async with DockerSandbox(preload=GRADER_PRELOAD) as box:
+            fresh = await box.exec(["python3", "-I", "-c", f"import os, signal; print({setup})"])
+            await box.write_file("/workspace/solution.py", solution)
+            return fresh, await run_grader(box, TASK.probes, timeout=20)
+
+    fresh, outcome = asyncio.run(body())
+    assert outcome["report"]["result"] == [ast.literal_eval(fresh.stdout)], outcome
 
 
 @pytest.mark.docker

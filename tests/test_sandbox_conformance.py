@@ -73,6 +73,30 @@ def test_exit_codes_stdout_stderr_and_stdin(make_box):
     assert exits_124.exit_code == 124 and not exits_124.timed_out
 
 
+def test_commands_and_python_start_as_fresh_processes(make_box):
+    """However a backend starts them (the Docker one forks its init), a program sees default
+    signal dispositions, and ``run_python`` sees what a fresh ``python3 -c`` would."""
+    probe = ("import os, signal, sys; print([str(signal.getsignal(s)) for s in (signal.SIGPIPE,"
+             " signal.SIGXFSZ, signal.SIGINT, signal.SIGUSR1, signal.SIGCHLD)], sys.argv, __name__,"
+             " os.getsid(0) == os.getpid(), os.getcwd(), sys.stdin.read())")
+
+    async def body(box: Sandbox):
+        return (
+            await box.exec("yes | head -1"),
+            await box.exec(["python3", "-I", "-S", "-c", probe], stdin=b"in"),
+            await box.run_python(probe, stdin=b"in"),
+            await box.run_python("import sys; print('out'); sys.exit(3)"),
+        )
+
+    from fastapi_env.grading.host import GRADER_PRELOAD
+
+    piped, fresh, forked, exits = run(in_box(make_box, body, preload=GRADER_PRELOAD))
+    assert (piped.stdout, piped.stderr, piped.exit_code) == ("y\n", "", 0)
+    assert fresh.ok and forked.ok, (fresh, forked)
+    assert forked.stdout == fresh.stdout
+    assert (exits.exit_code, exits.stdout) == (3, "out\n")
+
+
 def test_timeout_kills_the_whole_tree(make_box):
     async def body(box: Sandbox):
         started = time.monotonic()

@@ -93,12 +93,15 @@ def make_undumpable():
         pass
 
 
-def become_ordinary_child():
-    """In a forked child: default signals, a session of its own, first in line for the OOM
-    killer."""
+def become_ordinary_child(stays_python):
+    """In a forked child: the signal dispositions of a fresh process (of a fresh interpreter,
+    which ignores SIGPIPE and SIGXFSZ, if it stays Python rather than exec'ing a program), a
+    session of its own, first in line for the OOM killer."""
     signal.set_wakeup_fd(-1)
-    for signum in (signal.SIGUSR1, signal.SIGCHLD, signal.SIGPIPE, signal.SIGXFSZ):
-        signal.signal(signum, signal.SIG_DFL)  # ignored signals would survive exec
+    signal.signal(signal.SIGUSR1, signal.SIG_DFL)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for signum in (signal.SIGPIPE, signal.SIGXFSZ):  # an ignored signal would survive exec
+        signal.signal(signum, signal.SIG_IGN if stays_python else signal.SIG_DFL)
     os.setsid()
     try:
         with open("/proc/self/oom_score_adj", "wb") as adj:
@@ -122,7 +125,7 @@ def read_message(conn):
 
 def serve_zygote_child(conn):
     """In the forked child: become an ordinary process of the user and run the sent source."""
-    become_ordinary_child()
+    become_ordinary_child(stays_python=True)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -176,7 +179,7 @@ class Command:
     @staticmethod
     def _exec_in_child(request, in_r, out_w, err_w):
         try:
-            become_ordinary_child()
+            become_ordinary_child(stays_python="python" in request)
             for fd, target in ((in_r, 0), (out_w, 1), (err_w, 2)):
                 os.dup2(fd, target)
             os.closerange(3, 65536)
@@ -352,8 +355,6 @@ def run_python(source):
     import traceback
 
     sys.argv = ["-c"]
-    for signum in (signal.SIGPIPE, signal.SIGXFSZ):
-        signal.signal(signum, signal.SIG_IGN)  # as in a fresh interpreter
     try:
         exec(compile(source, "<string>", "exec"), {"__name__": "__main__"})
         code = 0
