@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--concurrency", default="1,4,8,16", help="comma-separated levels")
     bench.add_argument("--task", action="append",
                        help="task ids (default: --rollouts tasks spread over the categories)")
-    bench.add_argument("--warm-pool", type=int, default=4, help="warm sandboxes (0: none)")
+    bench.add_argument("--warm-pool", type=int, default=2, help="warm sandboxes (0: none)")
     demo = sub.add_parser(
         "demo",
         help="run the real vf-eval over the tasks against a scripted policy (offline, no API key)",

@@ -97,6 +97,18 @@ def test_commands_and_python_start_as_fresh_processes(make_box):
     assert (exits.exit_code, exits.stdout) == (3, "out\n")
 
 
+def test_the_model_cannot_reach_the_inits_stdio(make_box):
+    """The Docker backend's command channel is PID 1's stdin and stdout: nothing else may write
+    requests to it or forge frames on it."""
+
+    async def body(box: Sandbox):
+        return [await box.exec(f"echo x > /proc/1/fd/{fd}") for fd in (0, 1)] + [
+            await box.exec("ls /proc/1/fd")]
+
+    for result in run(in_box(make_box, body)):
+        assert result.exit_code != 0 and "Permission denied" in result.stderr, result
+
+
 def test_timeout_kills_the_whole_tree(make_box):
     async def body(box: Sandbox):
         started = time.monotonic()

@@ -338,7 +338,7 @@ def load_environment(
     pids: int = 128,
     reward_mode: str = "binary",
     labels: dict[str, str] | None = None,
-    warm_pool: int = 4,
+    warm_pool: int = 2,
     warm_grader: bool = True,
     **kwargs: Any,
 ) -> vf.Environment:

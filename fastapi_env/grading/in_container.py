@@ -5,10 +5,13 @@ starts it as ``python3 -I -c <this source>`` and writes one JSON job to its stdi
 
 Two processes, because the solution is untrusted code:
 
-* the **supervisor** (this process) reads the job, including a nonce only it knows, makes itself
-  non-dumpable (so a process of the same user cannot read its memory or file descriptors), starts
-  the runner, enforces the time limit, kills every leftover process of the user, and prints one
-  framed line ``<nonce>:<json>``. Nothing the solution prints can forge that frame.
+* the **supervisor** (this process) reads the job, including a nonce, makes itself non-dumpable
+  (so a process of the same user cannot read its memory or file descriptors), starts the runner,
+  enforces the time limit, kills every leftover process of the user, and prints one framed line
+  ``<nonce>:<json>``. Nothing the solution prints can forge that frame: the runner's output goes
+  to ``/dev/null`` and it holds no descriptor of the supervisor's stdout. (In a sandbox the job
+  passes through the init, so a runner forked from it might find the nonce in leftover memory;
+  with no way to that stdout, it is of no use to it.)
 * the **runner** (``... -c <source> runner``) imports the solution, validates ``result``, runs the
   hidden probes and writes its findings as JSON to an inherited pipe. Its stdout and stderr go to
   ``/dev/null``, so megabytes of prints at import cost nothing.

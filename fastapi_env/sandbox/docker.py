@@ -14,8 +14,9 @@ Why it is built this way:
   ordinary commands can return). On timeout every process of the model's user is killed (see the
   init below), which reaches processes that left the process group too.
 * The container's first process is ``init.py`` (read its docstring): it ends the container when
-  its lifetime is over, kills every process of the model's user on SIGUSR1 (sent through the
-  engine, so it works even when a fork bomb exhausted the pids limit), cannot be killed from
+  its lifetime is over, kills every process of the model's user on request (through the channel,
+  or SIGUSR1 through the engine when the channel is lost; either way without a new process, so it
+  works even when a fork bomb exhausted the pids limit) and confirms it, cannot be killed from
   inside, and forks preloaded Pythons for the grader.
 * Containers are not auto-removed, so that a dead one can still be inspected: a container that
   died because the model's processes exhausted its memory (``OOMKilled``) is the model's failure,

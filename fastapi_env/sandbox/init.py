@@ -7,8 +7,9 @@ It runs as ``python3 -I -c <this source> <lifetime seconds> [module to preload .
   in the frames defined below. A command costs a fork and an exec here, about 1 ms, where a
   ``docker exec`` costs about 55 ms of CPU (measured); the box still has no network;
 * ends the container when its lifetime is over (so a crashed host cannot leave it running);
-* reaps orphans; on SIGUSR1 kills every other process of its user (the host sends that signal
-  through the engine, so no new process is needed inside a box whose pids are exhausted);
+* reaps orphans; on a kill request, or on SIGUSR1 (which the host sends through the engine when
+  it has lost the channel), kills every other process of its user, with no new process needed
+  inside a box whose pids are exhausted;
 * cannot be killed from inside: a namespace's init ignores signals it has no handler for, and it
   makes itself non-dumpable so a process of the same user cannot read or trace it, nor open its
   stdin or stdout through ``/proc/1/fd``: only the host speaks on the channel;
