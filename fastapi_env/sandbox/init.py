@@ -155,7 +155,7 @@ class Command:
     def __init__(self, request, stdin):
         self.id = request["id"]
         self.deadline = time.monotonic() + float(request.get("timeout", 3600)) + BACKSTOP_S
-        self.stdin = stdin
+        self.stdin = memoryview(stdin)  # what is left to write
         self.exited_at = None
         self.status = None
         out_r, out_w = os.pipe()
@@ -292,7 +292,7 @@ class Init:
         except BlockingIOError:
             return
         except OSError:  # the command does not read its stdin
-            command.stdin = b""
+            command.stdin = memoryview(b"")
         if not command.stdin:
             self.selector.unregister(command.stdin_fd)
             os.close(command.stdin_fd)
