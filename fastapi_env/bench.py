@@ -14,7 +14,9 @@ import itertools
 import statistics
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from fastapi_env import load_environment
@@ -57,10 +59,30 @@ class Sample:
     phases: dict[str, list[float]] = field(default_factory=dict)
     peak_sandbox_bytes: list[int] = field(default_factory=list)
     peak_host_used_bytes: int = 0
+    runs_per_minute: list[float] = field(default_factory=list)  # one per repeated run
 
     @property
     def per_minute(self) -> float:
+        """Throughput: the median over repeated runs, or this run's."""
+        if self.runs_per_minute:
+            return statistics.median(self.runs_per_minute)
         return 60 * self.rollouts / self.wall_s if self.wall_s else 0.0
+
+
+async def repeated(measure: Callable[[], Awaitable[Sample]], times: int) -> Sample:
+    """Run a measurement ``times`` times: phases pooled, throughput the median of the runs (a
+    shared machine's speed drifts between runs by more than a run's own spread)."""
+    runs = [await measure() for _ in range(times)]
+    merged = Sample(runs[0].concurrency)
+    for run in runs:
+        merged.rollouts += run.rollouts
+        merged.wall_s += run.wall_s
+        for phase, values in run.phases.items():
+            merged.phases.setdefault(phase, []).extend(values)
+        merged.peak_sandbox_bytes += run.peak_sandbox_bytes
+        merged.peak_host_used_bytes = max(merged.peak_host_used_bytes, run.peak_host_used_bytes)
+        merged.runs_per_minute.append(run.per_minute)
+    return merged
 
 
 class HostMemory:
@@ -196,6 +218,12 @@ def report(env: dict[int, Sample], floor: dict[int, Sample], baseline: dict[int,
         e, f = env[c].per_minute, floor[c].per_minute
         b = f"{baseline[c].per_minute:9.1f}" if c in baseline else f"{'-':>9}"
         lines.append(f"  {c:>11} {e:12.1f} {b} {f:8.1f} {e / f:8.2f}x")
+    if len(env[first].runs_per_minute) > 1:
+        lines.append(f"  (medians of {len(env[first].runs_per_minute)} runs each; the runs:)")
+        for name, samples in (("environment", env), ("baseline", baseline), ("floor", floor)):
+            for c in sorted(samples):
+                runs = ", ".join(f"{r:.1f}" for r in samples[c].runs_per_minute)
+                lines.append(f"    {name} at {c}: {runs}")
     peaks = [b for s in env.values() for b in s.peak_sandbox_bytes]
     if peaks:
         lines.append(f"peak memory per sandbox: median {statistics.median(peaks) / 2**20:.0f} "
@@ -213,14 +241,15 @@ PEER_NOTE = ("not run: its built-in harnesses install uv and packages from PyPI 
 
 
 async def run(rollouts: int, concurrencies: list[int], ids: list[str], warm_pool: int,
-              baseline_at: tuple[int, ...] = (1, 8)) -> str:
+              baseline_at: tuple[int, ...] = (1, 8), repeat: int = 1) -> str:
     env, floor, baseline = {}, {}, {}
     for c in concurrencies:
         print(f"[bench] environment, concurrency {c} ...", flush=True)
-        env[c] = await measure_environment(ids, rollouts, c, warm_pool)
+        env[c] = await repeated(partial(measure_environment, ids, rollouts, c, warm_pool), repeat)
         if c in baseline_at:
             print(f"[bench] baseline (no warm pool, cold grader), concurrency {c} ...", flush=True)
-            baseline[c] = await measure_environment(ids, rollouts, c, 0, warm_grader=False)
+            baseline[c] = await repeated(
+                partial(measure_environment, ids, rollouts, c, 0, warm_grader=False), repeat)
         print(f"[bench] floor, concurrency {c} ...", flush=True)
-        floor[c] = await measure_floor(ids, rollouts, c)
+        floor[c] = await repeated(partial(measure_floor, ids, rollouts, c), repeat)
     return report(env, floor, baseline, PEER_NOTE)

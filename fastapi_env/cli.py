@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--task", action="append",
                        help="task ids (default: --rollouts tasks spread over the categories)")
     bench.add_argument("--warm-pool", type=int, default=2, help="warm sandboxes (0: none)")
+    bench.add_argument("--repeat", type=int, default=1,
+                       help="runs per configuration; throughput is their median")
     demo = sub.add_parser(
         "demo",
         help="run the real vf-eval over the tasks against a scripted policy (offline, no API key)",
@@ -137,7 +139,10 @@ def main(argv: list[str] | None = None) -> int:
 
         levels = [int(c) for c in args.concurrency.split(",")]
         ids = args.task or bench_mod.default_tasks(args.rollouts)
-        print(asyncio.run(bench_mod.run(args.rollouts, levels, ids, args.warm_pool)))
+        if args.repeat < 1:
+            parser.error("--repeat must be at least 1")
+        print(asyncio.run(bench_mod.run(args.rollouts, levels, ids, args.warm_pool,
+                                        repeat=args.repeat)))
         return 0
     if args.command == "demo":
         from fastapi_env.evaluate import run_vf_eval, summary
