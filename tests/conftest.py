@@ -18,6 +18,17 @@ def labelled_containers(extra_filter: str | None = None) -> list[str]:
     return subprocess.run(argv, capture_output=True, text=True, check=True).stdout.split()
 
 
+def sleep_first(seconds: int):
+    """A scripted policy: a bash call sleeping ``seconds`` (time to interfere with the box),
+    then the reference script."""
+    from fastapi_env.policy_server import reference_script
+
+    def script(task, rows):
+        return [("bash", {"command": f"sleep {seconds}"}), *reference_script(task, rows)]
+
+    return script
+
+
 def pytest_collection_modifyitems(config, items):
     if os.environ.get("FASTAPI_ENV_SKIP_DOCKER") == "1":
         skip = pytest.mark.skip(reason="FASTAPI_ENV_SKIP_DOCKER=1")

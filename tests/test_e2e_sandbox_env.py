@@ -12,9 +12,8 @@ import pytest
 
 from fastapi_env.dataset import load_records
 from fastapi_env.evaluate import run_vf_eval
-from fastapi_env.policy_server import reference_script
 
-from .conftest import interfere_with_first, labelled_containers
+from .conftest import interfere_with_first, labelled_containers, sleep_first
 
 pytestmark = pytest.mark.docker
 
@@ -96,9 +95,6 @@ def test_negative_policies_score_zero_without_scoring_errors(policy, tmp_path):
 
 
 def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
-    def sleepy(task, rows):
-        return [("bash", {"command": "sleep 25"}), *reference_script(task, rows)]
-
     killer = threading.Thread(target=interfere_with_first, args=(RUN_LABEL,))
     killer.start()
     run = run_vf_eval(
@@ -107,7 +103,7 @@ def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
         rollouts=1,
         env_args=env_args(IDS[:1], warm_pool=0),  # the first container is the rollout's
         output_dir=tmp_path,
-        extra_policies={"sleepy": sleepy},
+        extra_policies={"sleepy": sleep_first(25)},
     )
     killer.join()
     [rollout] = run.rollouts

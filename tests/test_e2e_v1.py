@@ -29,9 +29,8 @@ if _release(verifiers.__version__) < (0, 4):
     )
 
 from fastapi_env.evaluate import run_vf_eval_v1  # noqa: E402
-from fastapi_env.policy_server import reference_script  # noqa: E402
 
-from .conftest import interfere_with_first, labelled_containers  # noqa: E402
+from .conftest import interfere_with_first, labelled_containers, sleep_first  # noqa: E402
 from .test_e2e_sandbox_env import sample_ids  # noqa: E402
 
 pytestmark = pytest.mark.docker
@@ -131,23 +130,19 @@ def test_negative_policies_score_zero_without_scoring_errors(policy, tmp_path):
         assert all(r["rows_matched"] == 1.0 and r["probes_matched"] < 1.0 for r in run.rollouts)
 
 
-def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
-    def sleepy(task, rows):
-        return [("bash", {"command": "sleep 25"}), *reference_script(task, rows)]
+def run_one(policy: str, tmp_path, labels: dict[str, str], **kwargs):
+    """One rollout of the first task, its boxes labelled with ``labels``."""
+    return run_vf_eval_v1(policy, num_examples=1, rollouts=1,
+                          taskset_args={"ids": IDS[:1], "labels": labels},
+                          output_dir=tmp_path, vf_eval=VF_EVAL, **kwargs)
 
+
+def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
     labels, mine = run_labels()
 
     killer = threading.Thread(target=interfere_with_first, args=(mine,))
     killer.start()
-    run = run_vf_eval_v1(
-        "sleepy",
-        num_examples=1,
-        rollouts=1,
-        taskset_args={"ids": IDS[:1], "labels": labels},
-        output_dir=tmp_path,
-        extra_policies={"sleepy": sleepy},
-        vf_eval=VF_EVAL,
-    )
+    run = run_one("sleepy", tmp_path, labels, extra_policies={"sleepy": sleep_first(25)})
     killer.join()
     [rollout] = run.rollouts
     assert rollout["errors"] == []
@@ -161,15 +156,7 @@ def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
 def test_another_harness_is_refused_before_any_box_starts(tmp_path):
     """The built-in bash harness would run the model's commands on the host."""
     labels, mine = run_labels()
-    run = run_vf_eval_v1(
-        "reference",
-        num_examples=1,
-        rollouts=1,
-        taskset_args={"ids": IDS[:1], "labels": labels},
-        output_dir=tmp_path,
-        extra_args=["--env.agent.harness.id", "bash"],
-        vf_eval=VF_EVAL,
-    )
+    run = run_one("reference", tmp_path, labels, extra_args=["--env.agent.harness.id", "bash"])
     [rollout] = run.rollouts
     assert not rollout["ok"] and rollout["grade"] is None
     assert "its own harness" in rollout["errors"][-1]["message"]

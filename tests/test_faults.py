@@ -13,11 +13,10 @@ import pytest
 
 from fastapi_env import load_environment
 from fastapi_env.evaluate import evaluate_in_process
-from fastapi_env.policy_server import reference_script
 from fastapi_env.sandbox import SandboxError
 from fastapi_env.sandbox.docker import OWNER
 
-from .conftest import interfere_with_first, labelled_containers
+from .conftest import interfere_with_first, labelled_containers, sleep_first
 
 pytestmark = pytest.mark.docker
 
@@ -54,8 +53,7 @@ def test_too_little_memory_for_the_grader_is_refused():
 
 @pytest.mark.parametrize("action", ["kill", "pause"])
 def test_a_container_killed_or_paused_mid_rollout_is_a_scoring_error(action):
-    def slow(task, rows):
-        return [("bash", {"command": "sleep 8"}), *reference_script(task, rows)]
+    slow = sleep_first(8)
 
     async def run():
         interference = asyncio.get_running_loop().run_in_executor(
@@ -72,8 +70,7 @@ def test_a_container_killed_or_paused_mid_rollout_is_a_scoring_error(action):
 
 
 def test_other_rollouts_complete_when_one_container_dies():
-    def slow(task, rows):
-        return [("bash", {"command": "sleep 6"}), *reference_script(task, rows)]
+    slow = sleep_first(6)
 
     async def run():
         interference = asyncio.get_running_loop().run_in_executor(
@@ -99,8 +96,7 @@ def test_engine_restarted_mid_evaluation():
     """Rollouts caught by the restart are scoring errors; the evaluation completes; nothing is
     left once the engine is back."""
 
-    def slow(task, rows):
-        return [("bash", {"command": "sleep 6"}), *reference_script(task, rows)]
+    slow = sleep_first(6)
 
     def restart_engine() -> None:
         deadline = time.monotonic() + 120

@@ -67,10 +67,8 @@ def out_of_memory() -> Grade:
     return Grade(0.0, False, 0.0, False, 0.0, False, reason)
 
 
-def build_job(probes: str, *, workspace: str, timeout: float, kill_leftovers: bool,
-              use_zygote: bool = False) -> dict:
+def build_job(probes: str, *, workspace: str, timeout: float, kill_leftovers: bool) -> dict:
     return {
-        "use_zygote": use_zygote,
         "nonce": secrets.token_hex(16),
         "source": GRADER_SOURCE,
         "workspace": workspace,
@@ -161,8 +159,7 @@ async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float) -> dict:
     if not await sandbox.is_alive():
         raise SandboxError("the sandbox is not running (stopped or paused) at grading")
     await sandbox.kill_model_processes()  # the model's background processes end with its turns
-    job = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True,
-                    use_zygote=True)
+    job = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True)
     nonce = job["nonce"]
     result = await sandbox.run_python(
         GRADER_SOURCE,

@@ -9,12 +9,12 @@ Two processes, because the solution is untrusted code:
   (so a process of the same user cannot read its memory or file descriptors), starts the runner,
   enforces the time limit, kills every leftover process of the user, and prints one framed line
   ``<nonce>:<json>``. Nothing the solution prints can forge that frame: the runner's output goes
-  to ``/dev/null`` and it holds no descriptor of the supervisor's stdout. (In a sandbox the job
-  passes through the init, so a runner forked from it might find the nonce in leftover memory;
-  with no way to that stdout, it is of no use to it.)
-* the **runner** (``... -c <source> runner``) imports the solution, validates ``result``, runs the
-  hidden probes and writes its findings as JSON to an inherited pipe. Its stdout and stderr go to
-  ``/dev/null``, so megabytes of prints at import cost nothing.
+  to ``/dev/null`` and it holds no descriptor of the supervisor's stdout. (A runner forked from
+  the supervisor holds a copy of the nonce; with no way to that stdout, it is of no use to it.)
+* the **runner** imports the solution, validates ``result``, runs the hidden probes and writes
+  its findings as JSON to an inherited pipe. It is forked from the supervisor when the sandbox's
+  init forked that with FastAPI preloaded, else a fresh ``... -c <source> runner``. Its stdout
+  and stderr go to ``/dev/null``, so megabytes of prints at import cost nothing.
 
 The runner's findings are the model's; a malformed or missing report is the model's failure.
 Only an exception in the supervisor itself is a harness error (reported as ``harness_error``).
@@ -24,8 +24,6 @@ import json
 import os
 import select
 import signal
-import socket
-import struct
 import subprocess
 import sys
 import time
@@ -198,27 +196,36 @@ def read_report(fd, deadline):
         chunks.append(chunk)
 
 
-ZYGOTE_SOCKET = b"\0fastapi-env-zygote"
+def start_forked(runner_job):
+    """Fork the runner from this supervisor, which was itself forked from the sandbox's init with
+    FastAPI preloaded; return (pid, fd the report arrives on)."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(devnull, fd)
+            os.closerange(3, write_fd)  # nothing of the supervisor's stays reachable
+            os.closerange(write_fd + 1, 65536)
+            run_runner(runner_job, write_fd)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    return pid, read_fd
 
 
-def start_in_zygote(runner_job, source):
-    """Ask the sandbox's init (PID 1), which has FastAPI preloaded, to fork the runner.
-
-    Returns the socket the report arrives on, or None when there is no such server. The peer
-    must be PID 1: no process of the model can be that, so none can pose as the server."""
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        conn.connect(ZYGOTE_SOCKET)
-        pid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[0]
-        if pid != 1:
-            raise ConnectionError(f"zygote peer is pid {pid}, not 1")
-        data = json.dumps({"source": source, "job": runner_job}).encode()
-        conn.sendall(struct.pack(">I", len(data)) + data)
-        conn.shutdown(socket.SHUT_WR)
-        return conn
-    except OSError:
-        conn.close()
-        return None
+def wait_for(pid, timeout):
+    """Reap a forked runner; its exit code, or None if it would not end."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.01)
+    os.kill(pid, signal.SIGKILL)
+    return None
 
 
 def start_fresh(runner_job, source):
@@ -244,25 +251,23 @@ def start_fresh(runner_job, source):
 def supervise(job):
     runner_job = {"workspace": job["workspace"], "probes": job["probes"]}
     started = time.monotonic()
-    child = None
-    conn = start_in_zygote(runner_job, job["source"]) if job.get("use_zygote") else None
-    if conn is not None:
-        read_fd = conn.fileno()
+    warm = "fastapi" in sys.modules  # forked from a preloaded init: fork the runner too
+    if warm:
+        pid, read_fd = start_forked(runner_job)
     else:
         child, read_fd = start_fresh(runner_job, job["source"])
     raw, problem = read_report(read_fd, started + job["timeout"])
     if job.get("kill_leftovers", False):  # never on a host: only inside a sandbox
         kill_everything_else()
-    if conn is not None:
-        conn.close()
+    os.close(read_fd)
+    if warm:
+        runner_exit = wait_for(pid, 5)
     else:
-        os.close(read_fd)
-    if child is not None:
         try:
             child.wait(timeout=5)
         except subprocess.TimeoutExpired:
             child.kill()
-    runner_exit = child.returncode if child is not None else "n/a (forked by init)"
+        runner_exit = child.returncode
     elapsed = round(time.monotonic() - started, 3)
     if problem == "timeout":
         return {
@@ -315,9 +320,7 @@ def run_supervisor():
     sys.stdout.flush()
 
 
-if __name__ == "__zygote__":  # forked by the sandbox's init: see fastapi_env/sandbox/init.py
-    run_runner(ZYGOTE_JOB, ZYGOTE_CONN.fileno())  # noqa: F821 - provided by the zygote
-elif __name__ == "__main__":
+if __name__ == "__main__":
     if sys.argv[1:] == ["runner"]:
         run_fresh_runner()
     else:

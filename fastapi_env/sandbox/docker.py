@@ -14,10 +14,10 @@ Why it is built this way:
   ordinary commands can return). On timeout every process of the model's user is killed (see the
   init below), which reaches processes that left the process group too.
 * The container's first process is ``init.py`` (read its docstring): it ends the container when
-  its lifetime is over, kills every process of the model's user on request (through the channel,
-  or SIGUSR1 through the engine when the channel is lost; either way without a new process, so it
-  works even when a fork bomb exhausted the pids limit) and confirms it, cannot be killed from
-  inside, and forks preloaded Pythons for the grader.
+  its lifetime is over, kills every process of the model's user on request (without a new
+  process, so it works even when a fork bomb exhausted the pids limit) and confirms it, cannot be
+  killed from inside, and forks preloaded Pythons for the grader. A box whose channel is lost
+  runs nothing more: every later command is a SandboxError.
 * Containers are not auto-removed, so that a dead one can still be inspected: a container that
   died because the model's processes exhausted its memory (``OOMKilled``) is the model's failure,
   not the harness's. ``stop`` removes it; one whose host process crashed stops by itself at the
@@ -246,7 +246,6 @@ class DockerSandbox(Sandbox):
         self.limits = limits or Limits()
         self.extra_labels = labels or {}
         self.preload = preload  # modules the init imports ahead of its fork-server children
-        self._init_host_pid: int | None = None
         self._channel: Channel | None = None  # commands of the model's user go through it
         self.name = f"fastapi-env-{uuid.uuid4().hex[:12]}"
         self.container_id: str | None = None
@@ -399,10 +398,14 @@ class DockerSandbox(Sandbox):
         return self._result(output, None if timed_out else exit_code, timed_out,
                             time.monotonic() - started)
 
+    def _raise_unless_running(self) -> None:
+        """A paused or dead box looks like a slow command or a silent init: it is not."""
+        if not self._running(docker_client().api):
+            raise SandboxError("the sandbox stopped or was paused while a command ran")
+
     def _stop_overrunning_command(self) -> None:
         """A command timed out or flooded: kill it, unless the box itself is the problem."""
-        if not self._running(docker_client().api):  # a paused box looks like a slow command
-            raise SandboxError("the sandbox stopped or was paused while a command ran")
+        self._raise_unless_running()
         self.kill_model_processes_now()
 
     def _run_in_channel(self, request: dict[str, Any], stdin: bytes | None, timeout: float,
@@ -491,67 +494,24 @@ class DockerSandbox(Sandbox):
             return False
         return bool(state["Running"]) and not state.get("Paused")
 
-    def _init_generation(self, api: Any) -> int | None:
-        """How many kills the init has carried out (it counts them in its process name). Read
-        from this host's /proc when the engine is local (no process spawned), else via ``top``."""
-        if self._init_host_pid is None:
-            self._init_host_pid = api.inspect_container(self.container_id)["State"]["Pid"] or 0
-        try:
-            with open(f"/proc/{self._init_host_pid}/comm") as comm:
-                name = comm.read().strip()
-            return int(name.removeprefix("fae-init-")) if name.startswith("fae-init-") else None
-        except OSError:
-            pass  # not a local engine: ask it
-        for _pid, name in api.top(self.container_id, ps_args="-o pid,comm")["Processes"]:
-            if name.startswith("fae-init-"):
-                return int(name.removeprefix("fae-init-"))
-        return None
-
     def kill_model_processes_now(self, wait_s: float = 15.0) -> None:
         """Have the init kill every process of the model's user (no fork needed inside), and
         wait until it confirms: a kill carried out late could hit what runs next (the grader).
-        Raises SandboxError when the init does not confirm in time."""
-        if self._channel is not None and not self._channel.closed:
-            self._kill_through_channel(wait_s)
-        else:
-            self._kill_through_engine(wait_s)
-
-    def _kill_through_channel(self, wait_s: float) -> None:
-        """The init answers once it has killed (requests are handled in order)."""
-        assert self._channel is not None
+        Requests are handled in order, so its answer means the kill is done. Raises SandboxError
+        when it does not answer in time; a box whose channel is gone is left to the next call."""
+        if self._channel is None or self._channel.closed:
+            return
         try:
             command_id, replies = self._channel.submit({"kill": True})
         except OSError:
-            return  # the box is gone: the next call says so
+            return
         try:
-            kind, _ = replies.get(timeout=wait_s)
+            replies.get(timeout=wait_s)  # EXIT, or CLOSED: the box is gone
         except queue.Empty:
-            if not self._running(docker_client().api):
-                raise SandboxError("the sandbox stopped or was paused") from None
+            self._raise_unless_running()
             raise SandboxError(f"the sandbox's init did not confirm a kill in {wait_s} s") from None
         finally:
             self._channel.forget(command_id)
-        # CLOSED: the box is gone, and the next call says so
-
-    def _kill_through_engine(self, wait_s: float) -> None:
-        """SIGUSR1 through the engine (when the channel is lost but the box may live): the init
-        counts its kills in its process name, read from this host's /proc."""
-        api = docker_client().api
-        deadline = time.monotonic() + wait_s
-        try:
-            while (before := self._init_generation(api)) is None:  # the init is starting up
-                if time.monotonic() > deadline:
-                    raise SandboxError("the sandbox's init never came up")
-                time.sleep(0.02)
-            api.kill(self.container_id, signal="SIGUSR1")
-            while self._init_generation(api) == before:
-                if time.monotonic() > deadline:
-                    raise SandboxError(f"the sandbox's init did not confirm a kill in {wait_s} s")
-                time.sleep(0.01)
-        except SandboxError:
-            raise
-        except Exception:
-            return  # the box is gone or paused: the next call says so
 
     async def kill_model_processes(self) -> None:
         await _off_loop(self.kill_model_processes_now)
@@ -607,14 +567,22 @@ class DockerSandbox(Sandbox):
         output_limit: int | None = None,
     ) -> ExecResult:
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
+        return await self._timed_exec(argv, user or MODEL_USER, workdir or WORKSPACE, stdin,
+                                      timeout, output_limit)
+
+    async def _timed_exec(self, argv: list[str], user: str, workdir: str, stdin: bytes | None,
+                          timeout: float | None, output_limit: int | None,
+                          python_source: str | None = None) -> ExecResult:
+        """``exec`` with the box's default limits, off the event loop, timed for the bench."""
         result = await _off_loop(
             self._exec_blocking,
             argv,
-            user or MODEL_USER,
-            workdir or WORKSPACE,
+            user,
+            workdir,
             stdin,
             timeout or self.limits.command_timeout_s,
             output_limit or self.limits.output_limit_bytes,
+            python_source,
         )
         self.timings["execs"].append(result.seconds)
         return result
@@ -627,13 +595,8 @@ class DockerSandbox(Sandbox):
         if not self.preload or self._channel is None:
             return await super().run_python(source, stdin=stdin, timeout=timeout,
                                             output_limit=output_limit)
-        result = await _off_loop(
-            self._exec_blocking, [], MODEL_USER, WORKSPACE, stdin,
-            timeout or self.limits.command_timeout_s,
-            output_limit or self.limits.output_limit_bytes, source,
-        )
-        self.timings["execs"].append(result.seconds)
-        return result
+        return await self._timed_exec([], MODEL_USER, WORKSPACE, stdin, timeout, output_limit,
+                                      python_source=source)
 
     async def read_file(self, path: str, *, user: str | None = None) -> bytes:
         result = await _off_loop(

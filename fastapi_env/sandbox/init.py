@@ -7,17 +7,14 @@ It runs as ``python3 -I -c <this source> <lifetime seconds> [module to preload .
   in the frames defined below. A command costs a fork and an exec here, about 1 ms, where a
   ``docker exec`` costs about 55 ms of CPU (measured); the box still has no network;
 * ends the container when its lifetime is over (so a crashed host cannot leave it running);
-* reaps orphans; on a kill request, or on SIGUSR1 (which the host sends through the engine when
-  it has lost the channel), kills every other process of its user, with no new process needed
-  inside a box whose pids are exhausted;
+* reaps orphans; on a kill request kills every other process of its user, with no new process
+  needed inside a box whose pids are exhausted, and answers once it is done;
 * cannot be killed from inside: a namespace's init ignores signals it has no handler for, and it
   makes itself non-dumpable so a process of the same user cannot read or trace it, nor open its
   stdin or stdout through ``/proc/1/fd``: only the host speaks on the channel;
-* is a fork server for the grader: it binds an abstract unix socket, preloads the named modules
-  (FastAPI's test client, which costs about 0.4 s of CPU per fresh Python) in a thread while the
-  model's turns run, and for each connection forks a child that runs the Python source the
-  connection sends. Clients check the peer is PID 1 (``SO_PEERCRED``), so no other process can
-  pose as it.
+* runs Python source in a fork of itself on request (the grader), with the named modules
+  (FastAPI's test client and what it imports lazily: about 0.5 s of CPU per fresh Python)
+  preloaded in a thread while the model's turns run.
 
 Its children raise their ``oom_score_adj`` so that memory pressure kills them before it. If the
 model's processes still exhaust the box's memory and the kernel kills the init, the container
@@ -28,13 +25,11 @@ import json
 import os
 import selectors
 import signal
-import socket
 import struct
 import sys
 import threading
 import time
 
-SOCKET_NAME = b"\0fastapi-env-zygote"
 CHILD_OOM_SCORE_ADJ = b"500"
 
 # The channel. Host to init: REQUEST_HEAD (header size, stdin size), a JSON header, then the
@@ -49,29 +44,15 @@ STDOUT, STDERR, EXIT, FAILED = 1, 2, 3, 4  # EXIT: the exit code as ASCII; FAILE
 DRAIN_AFTER_EXIT_S = 0.5  # how long output still held open by a background process is read
 BACKSTOP_S = 5.0  # past its timeout a command's group is killed, should the host be gone
 
-GENERATION = [0]
 STATUSES = {}  # pid -> wait status, filled by the SIGCHLD handler
 
 
-def set_name(name):
-    """Set this process's name (what ``ps -o comm`` shows the host)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(15, name.encode()[:15], 0, 0, 0)  # PR_SET_NAME = 15
-    except Exception:
-        pass
-
-
-def kill_all(*_):
-    """SIGUSR1: kill every other process of the user, then bump the generation in our name, so
-    the host knows the kill has happened (and no late signal can hit what it starts next)."""
+def kill_all():
+    """Kill every other process of the user (no fork needed, so a fork bomb cannot block it)."""
     try:
         os.kill(-1, signal.SIGKILL)
     except OSError:
         pass
-    GENERATION[0] += 1
-    set_name(f"fae-init-{GENERATION[0]}")
 
 
 def reap(*_):
@@ -99,7 +80,6 @@ def become_ordinary_child(stays_python):
     which ignores SIGPIPE and SIGXFSZ, if it stays Python rather than exec'ing a program), a
     session of its own, first in line for the OOM killer."""
     signal.set_wakeup_fd(-1)
-    signal.signal(signal.SIGUSR1, signal.SIG_DFL)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     for signum in (signal.SIGPIPE, signal.SIGXFSZ):  # an ignored signal would survive exec
         signal.signal(signum, signal.SIG_IGN if stays_python else signal.SIG_DFL)
@@ -109,36 +89,6 @@ def become_ordinary_child(stays_python):
             adj.write(CHILD_OOM_SCORE_ADJ)
     except OSError:
         pass
-
-
-# --------------------------------------------------------------------------- the grader's zygote
-def read_message(conn):
-    header = conn.recv(4, socket.MSG_WAITALL)
-    (size,) = struct.unpack(">I", header)
-    data = bytearray()
-    while len(data) < size:
-        chunk = conn.recv(min(65536, size - len(data)))
-        if not chunk:
-            raise EOFError("connection closed mid-message")
-        data += chunk
-    return json.loads(data)
-
-
-def serve_zygote_child(conn):
-    """In the forked child: become an ordinary process of the user and run the sent source."""
-    become_ordinary_child(stays_python=True)
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    keep = conn.fileno()
-    os.closerange(3, keep)  # nothing of the init's (channel, selector, pipes) stays reachable
-    os.closerange(keep + 1, 65536)
-    try:
-        message = read_message(conn)
-        namespace = {"__name__": "__zygote__", "ZYGOTE_CONN": conn, "ZYGOTE_JOB": message["job"]}
-        exec(compile(message["source"], "<zygote>", "exec"), namespace)
-    finally:
-        os._exit(0)
 
 
 # --------------------------------------------------------------------------- the channel
@@ -209,7 +159,6 @@ class Init:
         self.commands = {}  # pid -> Command
         self.pending = bytearray()  # request bytes not yet parsed
         self.preload = threading.Thread(target=import_all, args=(preload,), daemon=True)
-        self.zygote = None
 
     def run(self):
         wake_r, wake_w = os.pipe()
@@ -219,29 +168,19 @@ class Init:
         self.selector.register(wake_r, selectors.EVENT_READ, "wake")
         os.set_blocking(0, False)
         self.selector.register(0, selectors.EVENT_READ, "requests")
-        self.zygote = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.zygote.bind(SOCKET_NAME)  # first, so nothing else can take the name
-        self.zygote.listen(16)
         self.preload.start()
         while time.monotonic() < self.deadline:
             self.step()
 
     def step(self):
-        waiting = self.preload.is_alive() or any(c.status is not None for c in
-                                                 self.commands.values())
+        waiting = any(c.status is not None for c in self.commands.values())  # draining
         timeout = 0.05 if waiting else max(0.05, min(5.0, self.deadline - time.monotonic()))
-        if self.zygote is not None and not self.preload.is_alive():
-            # forks of a process that imports in a thread could inherit a held import lock
-            self.selector.register(self.zygote, selectors.EVENT_READ, "zygote")
-            self.zygote = None
         for key, _ in self.selector.select(timeout):
             what = key.data
             if what == "wake":
                 drain(key.fd)
             elif what == "requests":
                 self.read_requests()
-            elif what == "zygote":
-                self.fork_zygote_child(key.fileobj)
             elif isinstance(what, tuple) and what[0] == "stdin":
                 self.feed_stdin(what[1])
             else:
@@ -337,19 +276,6 @@ class Init:
         if len(STATUSES) > 4096:  # statuses of reaped orphans nobody asks for
             STATUSES.clear()
 
-    def fork_zygote_child(self, server):
-        try:
-            conn, _ = server.accept()
-        except OSError:
-            return
-        try:
-            if os.fork() == 0:
-                serve_zygote_child(conn)
-        except OSError:
-            pass  # e.g. no pids left: the grader falls back to a fresh Python
-        finally:
-            conn.close()
-
 
 def run_python(source):
     """In a forked child, run ``source`` as ``python3 -c`` would, then exit."""
@@ -397,9 +323,7 @@ def drain(fd):
 
 def main():
     make_undumpable()
-    signal.signal(signal.SIGUSR1, kill_all)
     signal.signal(signal.SIGCHLD, reap)
-    set_name("fae-init-0")  # only now: a visible generation means the handlers are in place
     Init(float(sys.argv[1]), sys.argv[2:]).run()
 
 
