@@ -147,12 +147,14 @@ def test_the_runner_starts_as_a_fresh_interpreter_would():
     """The runner is forked from the init, not started fresh: the solution must not see it (a
     SIGPIPE left at its default once killed TestClient's threads at random)."""
     setup = ("[str(signal.getsignal(s)) for s in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT,"
-             " signal.SIGUSR1, signal.SIGCHLD)] + [os.getsid(0) == os.getpid()]")
-    solution = TASK.reference + f"\nimport os, signal\nresult = [{setup}]\n"
+             " signal.SIGUSR1, signal.SIGCHLD)] + [os.getsid(0) == os.getpid()]"
+             " + [gc.isenabled(), list(gc.get_threshold())]")  # the preload pauses the GC
+    solution = TASK.reference + f"\nimport gc, os, signal\nresult = [{setup}]\n"
 
     async def body():
         async with DockerSandbox(preload=GRADER_PRELOAD) as box:
-            fresh = await box.exec(["python3", "-I", "-c", f"import os, signal; print({setup})"])
+            probe = f"import gc, os, signal; print({setup})"
+            fresh = await box.exec(["python3", "-I", "-c", probe])
             await box.write_file("/workspace/solution.py", solution)
             return fresh, await run_grader(box, TASK.probes, timeout=20)
 
