@@ -167,6 +167,25 @@ def test_network_capabilities_and_privileges_are_off(make_box):
     assert fields["NoNewPrivs"].strip() == "1"
 
 
+def test_loopback_works_and_localhost_resolves(make_box):
+    """Offline is not broken: a server the model starts on loopback answers at ``localhost``
+    (traffic that never leaves the box's own network namespace)."""
+    serve_and_fetch = textwrap.dedent("""
+        import http.server, socket, threading, urllib.request
+        server = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://localhost:{server.server_port}/"
+        print(urllib.request.urlopen(url, timeout=10).status)
+        print(sorted({info[4][0] for info in socket.getaddrinfo("localhost", 80)}))
+    """)
+
+    result = run(in_box(make_box, lambda box: box.exec(["python3", "-c", serve_and_fetch])))
+    assert result.exit_code == 0, result.stderr
+    status, addresses = result.stdout.splitlines()
+    assert status == "200"
+    assert "127.0.0.1" in addresses
+
+
 def test_fork_bomb_and_memory_bomb_are_contained(make_box):
     fork_bomb = "bomb() { bomb | bomb & }; bomb"
     memory_bomb = "python3 -c 'x = bytearray(4 * 1024**3); print(len(x))'"

@@ -16,12 +16,20 @@ import struct
 import threading
 from typing import Any
 
-from fastapi_env.sandbox.init import EXIT, FAILED, FRAME_HEAD, REQUEST_HEAD, STDERR, STDOUT
+from fastapi_env.sandbox.init import (
+    EXIT,
+    FAILED,
+    FRAME_HEAD,
+    REFUSED,
+    REQUEST_HEAD,
+    STDERR,
+    STDOUT,
+)
 
 CLOSED = 0  # a pseudo frame: the stream ended (the container stopped or was removed)
 DOCKER_HEAD = struct.Struct(">BxxxI")  # the engine's multiplexing header: stream, size
 
-__all__ = ["CLOSED", "EXIT", "FAILED", "STDERR", "STDOUT", "Channel"]
+__all__ = ["CLOSED", "EXIT", "FAILED", "REFUSED", "STDERR", "STDOUT", "Channel"]
 
 
 class Channel:

@@ -18,6 +18,13 @@ Why it is built this way:
   process, so it works even when a fork bomb exhausted the pids limit) and confirms it, cannot be
   killed from inside, and forks preloaded Pythons for the grader. A box whose channel is lost
   runs nothing more: every later command is a SandboxError.
+* No network: the engine's ``NetworkDisabled``. The box gets a fresh network namespace of its
+  own with only loopback, as ``--network none`` gives, but without the engine's network sandbox
+  for it, whose set-up hook re-executes the daemon's binary: 0.16 CPU-seconds less per container
+  on Docker 20.10 (measured: 0.158 against 0.308-0.329 for a create, start and remove). The init
+  checks what it got, and refuses to run anything in a box that has a network.
+  Docker writes ``/etc/hosts`` only for boxes it networks, so ``hosts`` beside this file is
+  mounted there, read-only: ``localhost`` still resolves.
 * Containers are not auto-removed, so that a dead one can still be inspected: a container that
   died because the model's processes exhausted its memory (``OOMKilled``) is the model's failure,
   not the harness's. ``stop`` removes it; one whose host process crashed stops by itself at the
@@ -274,6 +281,8 @@ class DockerSandbox(Sandbox):
             host_config = api.create_host_config(
                 log_config={"type": "none"},
                 network_mode="bridge" if lim.network else "none",
+                binds=None if lim.network else {str(HOSTS_FILE): {"bind": "/etc/hosts",
+                                                                  "mode": "ro"}},
                 cap_drop=["ALL"],
                 security_opt=["no-new-privileges"],
                 pids_limit=lim.pids,
@@ -288,8 +297,8 @@ class DockerSandbox(Sandbox):
             )
             container_id = api.create_container(
                 self.image,
-                command=["python3", "-I", "-c", INIT_SOURCE, str(int(lim.lifetime_s)),
-                         *self.preload],
+                command=self._init_command(),
+                network_disabled=not lim.network,
                 name=self.name,
                 user=MODEL_USER,
                 labels=labels,
@@ -315,6 +324,11 @@ class DockerSandbox(Sandbox):
                 pass
             raise SandboxError(f"could not start a sandbox: {exc}") from exc
         return container_id
+
+    def _init_command(self) -> list[str]:
+        lim = self.limits
+        return ["python3", "-I", "-c", INIT_SOURCE, str(int(lim.lifetime_s)),
+                "online" if lim.network else "offline", *self.preload]
 
     async def start(self) -> None:
         if self.container_id is not None:
@@ -429,6 +443,9 @@ class DockerSandbox(Sandbox):
                 elif kind == ch.EXIT:
                     exit_code = int(payload)
                     break
+                elif kind == ch.REFUSED:
+                    raise SandboxError(f"the sandbox refused to run commands: "
+                                       f"{payload.decode(errors='replace')}")
                 elif kind == ch.FAILED:  # e.g. the model's processes hold every pid
                     output.add(ch.STDERR, b"fastapi-env: " + payload + b"\n")
                     exit_code = 126
@@ -627,6 +644,7 @@ class DockerSandbox(Sandbox):
 _stale_swept = False
 
 INIT_SOURCE = (Path(__file__).parent / "init.py").read_text()
+HOSTS_FILE = Path(__file__).parent / "hosts"  # /etc/hosts of a box without a network
 
 
 def _needs_stale_sweep() -> bool:

@@ -1,11 +1,15 @@
 """The sandbox container's first process (PID 1), run as the model's user. Standard library only.
 
-It runs as ``python3 -I -c <this source> <lifetime seconds> [module to preload ...]`` and:
+It runs as ``python3 -I -c <this source> <lifetime seconds> offline|online [module to preload
+...]`` and:
 
 * runs the host's commands: the host writes requests to its stdin (through the engine's attach
   stream, opened once per container) and reads their output and exit codes back from its stdout,
   in the frames defined below. A command costs a fork and an exec here, about 1 ms, where a
   ``docker exec`` costs about 55 ms of CPU (measured); the box still has no network;
+* refuses every command (a REFUSED frame, a harness error on the host) if the box is meant to be
+  offline but has a network interface other than loopback, or a route off it: the engine made
+  the box, and the box checks what it got;
 * ends the container when its lifetime is over (so a crashed host cannot leave it running);
 * reaps orphans; on a kill request kills every other process of its user, with no new process
   needed inside a box whose pids are exhausted, and answers once it is done;
@@ -41,7 +45,9 @@ CHILD_OOM_SCORE_ADJ = b"500"
 # Init to host: FRAME_HEAD (kind, command id, payload size), then the payload.
 REQUEST_HEAD = struct.Struct(">II")
 FRAME_HEAD = struct.Struct(">BII")
-STDOUT, STDERR, EXIT, FAILED = 1, 2, 3, 4  # EXIT: the exit code as ASCII; FAILED: why not run
+STDOUT, STDERR, EXIT, FAILED, REFUSED = 1, 2, 3, 4, 5
+# EXIT: the exit code as ASCII. FAILED: why this command could not start (the model's doing, e.g.
+# every pid taken). REFUSED: why this box runs no command at all (the harness's problem).
 DRAIN_AFTER_EXIT_S = 0.5  # how long output still held open by a background process is read
 BACKSTOP_S = 5.0  # past its timeout a command's group is killed, should the host be gone
 
@@ -154,8 +160,9 @@ class Command:
 
 
 class Init:
-    def __init__(self, lifetime_s, preload):
+    def __init__(self, lifetime_s, offline, preload):
         self.deadline = time.monotonic() + lifetime_s
+        self.refusal = network_found() if offline else None
         self.selector = selectors.DefaultSelector()
         self.commands = {}  # pid -> Command
         self.pending = bytearray()  # request bytes not yet parsed
@@ -208,6 +215,8 @@ class Init:
             if request.get("kill"):
                 kill_all()
                 send(EXIT, request["id"], b"0")
+            elif self.refusal:
+                send(REFUSED, request["id"], self.refusal.encode())
             else:
                 self.start_command(request, stdin)
 
@@ -315,6 +324,22 @@ def import_all(modules):
         gc.enable()
 
 
+def network_found(net="/proc/net"):
+    """Why this box is not offline (an interface but loopback, a route off it), or None."""
+    try:
+        with open(f"{net}/dev") as dev:
+            interfaces = [line.split(":")[0].strip() for line in dev.readlines()[2:]]
+        with open(f"{net}/route") as route:
+            routes = [line.split()[0] for line in route.readlines()[1:] if line.strip()]
+        if os.path.exists(f"{net}/ipv6_route"):
+            with open(f"{net}/ipv6_route") as route6:
+                routes += [line.split()[-1] for line in route6 if line.strip()]
+    except (OSError, IndexError) as exc:
+        return f"cannot tell whether the box is offline: {exc}"
+    found = sorted({name for name in interfaces + routes if name != "lo"})
+    return f"the box is meant to be offline but has a network: {found}" if found else None
+
+
 def kill_group(pid):
     try:
         os.killpg(pid, signal.SIGKILL)
@@ -333,7 +358,7 @@ def drain(fd):
 def main():
     make_undumpable()
     signal.signal(signal.SIGCHLD, reap)
-    Init(float(sys.argv[1]), sys.argv[2:]).run()
+    Init(float(sys.argv[1]), sys.argv[2] == "offline", sys.argv[3:]).run()
 
 
 if __name__ == "__main__":
