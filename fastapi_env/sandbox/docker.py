@@ -20,8 +20,8 @@ Why it is built this way:
   runs nothing more: every later command is a SandboxError.
 * No network: the engine's ``NetworkDisabled``. The box gets a fresh network namespace of its
   own with only loopback, as ``--network none`` gives, but without the engine's network sandbox
-  for it, whose set-up hook re-executes the daemon's binary: 0.16 CPU-seconds less per container
-  on Docker 20.10 (measured: 0.158 against 0.308-0.329 for a create, start and remove). The init
+  for it, whose set-up hook re-executes the daemon's binary: 0.12-0.16 CPU-seconds less per
+  container on Docker 20.10 (``benchmarks/bench_network_modes.py``). The init
   checks what it got, and refuses to run anything in a box that has a network.
   Docker writes ``/etc/hosts`` only for boxes it networks, so ``hosts`` beside this file is
   mounted there, read-only: ``localhost`` still resolves.
