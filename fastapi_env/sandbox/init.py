@@ -17,7 +17,7 @@ It runs as ``python3 -I -c <this source> <lifetime seconds> offline|online [modu
   makes itself non-dumpable so a process of the same user cannot read or trace it, nor open its
   stdin or stdout through ``/proc/1/fd``: only the host speaks on the channel;
 * runs Python source in a fork of itself on request (the grader), with the named modules
-  (FastAPI's test client and what it imports lazily: about 0.5 s of CPU per fresh Python)
+  (FastAPI's test client and what it imports lazily: about 0.3 s of CPU per fresh Python)
   preloaded in a thread while the model's turns run.
 
 Its children raise their ``oom_score_adj`` so that memory pressure kills them before it. If the
