@@ -62,8 +62,8 @@ class MisconfiguredBox(DockerSandbox):
     def __init__(self, **kwargs):
         super().__init__(limits=Limits(network=True), **kwargs)
 
-    def _init_command(self):
-        return [*super()._init_command()[:5], "offline", *self.preload]
+    def _init_command(self, offline):
+        return super()._init_command(offline=True)
 
 
 @pytest.mark.docker

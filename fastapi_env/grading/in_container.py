@@ -20,6 +20,7 @@ The runner's findings are the model's; a malformed or missing report is the mode
 Only an exception in the supervisor itself is a harness error (reported as ``harness_error``).
 """
 
+import functools
 import json
 import os
 import select
@@ -198,7 +199,7 @@ def read_report(fd, deadline):
 
 def start_forked(runner_job):
     """Fork the runner from this supervisor, which was itself forked from the sandbox's init with
-    FastAPI preloaded; return (pid, fd the report arrives on)."""
+    FastAPI preloaded; return (fd the report arrives on, its waiter)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -213,11 +214,11 @@ def start_forked(runner_job):
         finally:
             os._exit(0)
     os.close(write_fd)
-    return pid, read_fd
+    return read_fd, functools.partial(wait_for, pid)
 
 
 def wait_for(pid, timeout):
-    """Reap a forked runner; its exit code, or None if it would not end."""
+    """Reap a forked runner; its exit code, or None if it would not end (it is killed)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         done, status = os.waitpid(pid, os.WNOHANG)
@@ -229,7 +230,7 @@ def wait_for(pid, timeout):
 
 
 def start_fresh(runner_job, source):
-    """Start the runner as a fresh Python; return (process, fd the report arrives on)."""
+    """Start the runner as a fresh Python; return (fd the report arrives on, its waiter)."""
     read_fd, write_fd = os.pipe()
     child = subprocess.Popen(
         [sys.executable, "-I", "-c", source, "runner"],
@@ -245,29 +246,30 @@ def start_fresh(runner_job, source):
         child.stdin.close()
     except BrokenPipeError:
         pass
-    return child, read_fd
+    return read_fd, functools.partial(wait_popen, child)
+
+
+def wait_popen(child, timeout):
+    """``wait_for`` for a runner started fresh."""
+    try:
+        return child.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        return None
 
 
 def supervise(job):
     runner_job = {"workspace": job["workspace"], "probes": job["probes"]}
     started = time.monotonic()
-    warm = "fastapi" in sys.modules  # forked from a preloaded init: fork the runner too
-    if warm:
-        pid, read_fd = start_forked(runner_job)
+    if "fastapi" in sys.modules:  # forked from a preloaded init: fork the runner too
+        read_fd, wait = start_forked(runner_job)
     else:
-        child, read_fd = start_fresh(runner_job, job["source"])
+        read_fd, wait = start_fresh(runner_job, job["source"])
     raw, problem = read_report(read_fd, started + job["timeout"])
     if job.get("kill_leftovers", False):  # never on a host: only inside a sandbox
         kill_everything_else()
     os.close(read_fd)
-    if warm:
-        runner_exit = wait_for(pid, 5)
-    else:
-        try:
-            child.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            child.kill()
-        runner_exit = child.returncode
+    runner_exit = wait(5)
     elapsed = round(time.monotonic() - started, 3)
     if problem == "timeout":
         return {

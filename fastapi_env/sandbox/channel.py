@@ -14,6 +14,7 @@ import queue
 import socket
 import struct
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi_env.sandbox.init import (
@@ -29,7 +30,20 @@ from fastapi_env.sandbox.init import (
 CLOSED = 0  # a pseudo frame: the stream ended (the container stopped or was removed)
 DOCKER_HEAD = struct.Struct(">BxxxI")  # the engine's multiplexing header: stream, size
 
-__all__ = ["CLOSED", "EXIT", "FAILED", "REFUSED", "STDERR", "STDOUT", "Channel"]
+__all__ = ["CLOSED", "EXIT", "FAILED", "REFUSED", "STDERR", "STDOUT", "Channel", "engine_frames"]
+
+
+def engine_frames(buffer: bytearray) -> Iterator[tuple[int, bytes]]:
+    """Take the complete frames of the engine's multiplexed stream (attach or exec) off the front
+    of ``buffer``, as (stream, payload); a partial frame stays for the next read."""
+    while len(buffer) >= DOCKER_HEAD.size:
+        stream, size = DOCKER_HEAD.unpack_from(buffer)
+        end = DOCKER_HEAD.size + size
+        if len(buffer) < end:
+            return
+        payload = bytes(buffer[DOCKER_HEAD.size:end])
+        del buffer[:end]
+        yield stream, payload
 
 
 class Channel:
@@ -92,17 +106,11 @@ class Channel:
                 replies.put((CLOSED, b""))
 
     def _split_engine_frames(self, engine_bytes: bytearray, init_bytes: bytearray) -> None:
-        while len(engine_bytes) >= DOCKER_HEAD.size:
-            stream, size = DOCKER_HEAD.unpack_from(engine_bytes)
-            end = DOCKER_HEAD.size + size
-            if len(engine_bytes) < end:
-                return
+        for stream, payload in engine_frames(engine_bytes):
             if stream == 1:
-                init_bytes += engine_bytes[DOCKER_HEAD.size:end]
+                init_bytes += payload
             else:
-                self.stderr_tail = (self.stderr_tail + bytes(engine_bytes[DOCKER_HEAD.size:end])
-                                    )[-4096:]
-            del engine_bytes[:end]
+                self.stderr_tail = (self.stderr_tail + payload)[-4096:]
 
     def _dispatch(self, init_bytes: bytearray) -> None:
         while len(init_bytes) >= FRAME_HEAD.size:

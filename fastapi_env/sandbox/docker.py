@@ -41,7 +41,6 @@ import os
 import queue
 import signal
 import socket
-import struct
 import threading
 import time
 import uuid
@@ -230,12 +229,8 @@ def _read_docker_stream(sock: socket.socket, deadline: float, output: Output) ->
         if not chunk:
             return False
         pending += chunk
-        while len(pending) >= 8:
-            stream, size = pending[0], struct.unpack(">I", pending[4:8])[0]
-            if len(pending) < 8 + size:
-                break
-            output.add(stream, bytes(pending[8 : 8 + size]))
-            del pending[: 8 + size]
+        for stream, payload in ch.engine_frames(pending):
+            output.add(stream, payload)
     return False
 
 
@@ -277,12 +272,12 @@ class DockerSandbox(Sandbox):
             **self.extra_labels,
         }
         api = client.api
+        offline = not lim.network
         try:
             host_config = api.create_host_config(
                 log_config={"type": "none"},
-                network_mode="bridge" if lim.network else "none",
-                binds=None if lim.network else {str(HOSTS_FILE): {"bind": "/etc/hosts",
-                                                                  "mode": "ro"}},
+                network_mode="none" if offline else "bridge",
+                binds={str(HOSTS_FILE): {"bind": "/etc/hosts", "mode": "ro"}} if offline else None,
                 cap_drop=["ALL"],
                 security_opt=["no-new-privileges"],
                 pids_limit=lim.pids,
@@ -297,8 +292,8 @@ class DockerSandbox(Sandbox):
             )
             container_id = api.create_container(
                 self.image,
-                command=self._init_command(),
-                network_disabled=not lim.network,
+                command=self._init_command(offline),
+                network_disabled=offline,
                 name=self.name,
                 user=MODEL_USER,
                 labels=labels,
@@ -325,10 +320,9 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"could not start a sandbox: {exc}") from exc
         return container_id
 
-    def _init_command(self) -> list[str]:
-        lim = self.limits
-        return ["python3", "-I", "-c", INIT_SOURCE, str(int(lim.lifetime_s)),
-                "online" if lim.network else "offline", *self.preload]
+    def _init_command(self, offline: bool) -> list[str]:
+        return ["python3", "-I", "-c", INIT_SOURCE, str(int(self.limits.lifetime_s)),
+                "offline" if offline else "online", *self.preload]
 
     async def start(self) -> None:
         if self.container_id is not None:

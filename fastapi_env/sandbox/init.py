@@ -243,9 +243,12 @@ class Init:
         except OSError:  # the command does not read its stdin
             command.stdin = memoryview(b"")
         if not command.stdin:
-            self.selector.unregister(command.stdin_fd)
-            os.close(command.stdin_fd)
-            command.stdin_fd = None
+            self.close_stdin(command)
+
+    def close_stdin(self, command):
+        self.selector.unregister(command.stdin_fd)
+        os.close(command.stdin_fd)
+        command.stdin_fd = None
 
     def relay(self, fd, what):
         command, stream = what
@@ -279,8 +282,7 @@ class Init:
             for fd in list(command.outputs):
                 self.close_output(command, fd)
             if command.stdin_fd is not None:
-                self.selector.unregister(command.stdin_fd)
-                os.close(command.stdin_fd)
+                self.close_stdin(command)
             send(EXIT, command.id, str(command.exit_code()).encode())
             del self.commands[pid]
         if len(STATUSES) > 4096:  # statuses of reaped orphans nobody asks for
