@@ -6,6 +6,7 @@ holds the keys, read only on the host by the grader. Both record the sandbox ima
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from fastapi_env.compare import compare
 from fastapi_env.grading.host import AnswerKey
 from fastapi_env.image import image_tag, pins
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Task, load_tasks
 
 DATA_DIR = Path(__file__).parent / "data"
 TASKS_FILE = DATA_DIR / "tasks.jsonl"
@@ -86,6 +87,27 @@ def load_keys() -> dict[str, AnswerKey]:
         raise FileNotFoundError(f"{KEYS_FILE} is missing: run `python build_tasks.py`")
     payload = json.loads(KEYS_FILE.read_text())
     return {tid: AnswerKey(k["rows"], k["probes"]) for tid, k in payload["keys"].items()}
+
+
+@functools.cache
+def _shipped_keys() -> dict[str, AnswerKey]:
+    return load_keys()
+
+
+def answer_key(task_id: str) -> AnswerKey | None:
+    """The shipped key of one task, read on the host only (cached per process): what a
+    served worker, which never loads the taskset, grades against."""
+    return _shipped_keys().get(task_id)
+
+
+@functools.cache
+def _probes_of(category: str) -> dict[str, str]:
+    return {t.id: t.probes for t in load_tasks({category})}
+
+
+def task_probes(task_id: str) -> str | None:
+    """The hidden probes' source of one task (host side; enters a box only at grading)."""
+    return _probes_of(task_id.partition("/")[0]).get(task_id)
 
 
 def check_shipped(reports: list) -> list[str | None]:

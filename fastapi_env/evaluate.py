@@ -38,8 +38,9 @@ class EvalRun:
 
 
 def vf_eval_command() -> list[str]:
-    found = shutil.which("vf-eval") or str(Path(sys.executable).with_name("vf-eval"))
-    return [found]
+    # This interpreter's own first: an installed package runs its venv's vf-eval, whatever PATH has.
+    own = Path(sys.executable).with_name("vf-eval")
+    return [str(own) if own.exists() else shutil.which("vf-eval") or str(own)]
 
 
 def newest_results(output_dir: Path) -> Path:
@@ -159,6 +160,7 @@ def run_vf_eval_v1(
     rollouts: int = 1,
     concurrency: int = 4,
     taskset_args: dict | None = None,
+    task_args: dict | None = None,
     output_dir: Path = Path("outputs"),
     extra_args: list[str] | None = None,
     quiet: bool = True,
@@ -168,7 +170,8 @@ def run_vf_eval_v1(
     """Serve ``policy`` on loopback and run verifiers 0.4's ``vf-eval fastapi-env`` against it.
 
     ``vf_eval`` defaults to $FASTAPI_ENV_VF_EVAL_V04, else ``.venv-v04/bin/vf-eval``
-    (``scripts/venv-v04.sh``). ``taskset_args`` become ``--env.taskset.<name>`` flags. The run
+    (``scripts/venv-v04.sh``). ``taskset_args`` (which tasks) become ``--env.taskset.<name>``
+    flags, ``task_args`` (how each runs) ``--env.taskset.task.<name>`` flags. The run
     writes ``<output_dir>/<run name>/traces.jsonl``; each trace becomes one rollout dict
     (``rollout_of_trace``). 0.4's vf-eval exits 0 even when rollouts fail: check ``errors``."""
     command = Path(vf_eval or os.environ.get(V04_VARIABLE) or V04_VF_EVAL)
@@ -200,10 +203,11 @@ def run_vf_eval_v1(
         ]
         if num_examples > 0:
             argv += ["-n", str(num_examples)]
-        for name, value in (taskset_args or {}).items():
-            if value is not None:
-                flag = f"--env.taskset.{name.replace('_', '-')}"
-                argv += [flag, value if isinstance(value, str) else json.dumps(value)]
+        for prefix, args in (("--env.taskset.", taskset_args), ("--env.taskset.task.", task_args)):
+            for name, value in (args or {}).items():
+                if value is not None:
+                    flag = prefix + name.replace("_", "-")
+                    argv += [flag, value if isinstance(value, str) else json.dumps(value)]
         return argv + (extra_args or [])
 
     # --no-rich prints every trace on stdout; traces.jsonl has them

@@ -53,7 +53,8 @@ def evaluate(policy: str, tmp_path, **kwargs):
         policy,
         rollouts=2,
         concurrency=4,
-        taskset_args={"ids": IDS, "labels": labels},
+        taskset_args={"ids": IDS},
+        task_args={"labels": labels},
         output_dir=tmp_path,
         vf_eval=VF_EVAL,
         **kwargs,
@@ -89,9 +90,9 @@ def test_the_rubric_reads_the_stored_grade():
     from fastapi_env.envs.v1_env import FastAPITaskset, FastAPITasksetConfig
     from fastapi_env.grading.host import Grade
 
-    config = FastAPITasksetConfig(id="fastapi-env", ids=IDS[:1], reward_mode="partial")
+    config = FastAPITasksetConfig(id="fastapi-env", ids=IDS[:1], task={"reward_mode": "partial"})
     [task] = list(FastAPITaskset(config))
-    assert "rows" not in task.data.model_dump() and task.answer_key is not None
+    assert "rows" not in task.data.model_dump() and task.config.reward_mode == "partial"
 
     def scored(grade: Grade | None) -> vf.Trace:
         agent = vf.AgentInfo(config=vf.AgentConfig(model="m"))
@@ -133,7 +134,7 @@ def test_negative_policies_score_zero_without_scoring_errors(policy, tmp_path):
 def run_one(policy: str, tmp_path, labels: dict[str, str], **kwargs):
     """One rollout of the first task, its boxes labelled with ``labels``."""
     return run_vf_eval_v1(policy, num_examples=1, rollouts=1,
-                          taskset_args={"ids": IDS[:1], "labels": labels},
+                          taskset_args={"ids": IDS[:1]}, task_args={"labels": labels},
                           output_dir=tmp_path, vf_eval=VF_EVAL, **kwargs)
 
 

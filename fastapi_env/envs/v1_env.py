@@ -34,8 +34,14 @@ Why it is built this way:
   reason (reward 0, metric ``scoring_error`` 1), never a silent 0. The model's own failures
   are reward 0 with the reason in the grade. A failed model call or box start is a verifiers
   rollout error (the trace has ``errors`` and no reward): 0.4 skips finalize and scoring then.
-* **Secrets.** The answer key stays on the host (on the Task object, never in ``TaskData``,
-  which is written to ``traces.jsonl``); only the probes' source enters the box, at grading.
+* **Served.** prime-rl serves the env with ``verifiers.v1.serve.EnvServer`` (or a pool of
+  worker processes): each worker rebuilds a task as ``FastAPITask(TaskData, taskset.task)``
+  and never runs ``load()``. So a task holds nothing else: its per-run knobs are its config
+  (``FastAPITaskConfig``, ``--env.taskset.task.*``), and grading looks the answer key and
+  probes up by task id in the package's data. No state only the loading process has.
+* **Secrets.** The answer key stays on the host (read from the package's data at grading,
+  never in ``TaskData``, which is written to ``traces.jsonl``); only the probes' source enters
+  the box, at grading.
 
 The rubric matches the 0.3 one by name and value: reward ``correctness`` (weight 1.0; binary,
 or with ``reward_mode="partial"`` the mean of the rows and probes fractions) and metrics
@@ -48,8 +54,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import httpx
@@ -57,14 +64,13 @@ import verifiers.v1 as vf
 from pydantic import Field, field_validator
 from verifiers.v1.utils.loaders import harness_class
 
-from fastapi_env.dataset import load_keys, select_records
-from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, harness_failure
+from fastapi_env.dataset import answer_key, select_records, task_probes
+from fastapi_env.grading.host import GRADER_PRELOAD, Grade, grade, harness_failure
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, SandboxError
 from fastapi_env.sandbox.base import WORKSPACE
 from fastapi_env.sandbox.docker import LABEL, DockerSandbox
 from fastapi_env.sandbox.docker import sweep as sweep_containers
-from fastapi_env.tasks import load_tasks
 
 logger = logging.getLogger(__name__)
 
@@ -73,10 +79,10 @@ __all__ = [
     "FastAPIEnvConfig",
     "FastAPIHarness",
     "FastAPITask",
+    "FastAPITaskConfig",
     "FastAPITaskData",
     "FastAPITaskset",
     "FastAPITasksetConfig",
-    "Settings",
 ]
 
 # The tools, as the 0.3 binding offers them (same names, descriptions and parameters).
@@ -120,23 +126,10 @@ TOOLS: list[dict[str, Any]] = [
 MODEL_TIMEOUT = httpx.Timeout(900.0, connect=30.0)
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Per-run knobs the taskset hands each task (host-side, never traced)."""
-
-    max_turns: int = 5
-    command_timeout: float = 30.0
-    grading_timeout: float = 60.0
-    image: str | None = None
-    limits: Limits = field(default_factory=Limits)
-    reward_mode: str = "binary"
-    labels: tuple[tuple[str, str], ...] = ()
-
-
 @dataclass
 class _Rollout:
     box: DockerSandbox
-    settings: Settings
+    config: FastAPITaskConfig
 
 
 # The live boxes, by trace id: set by FastAPITask.setup, used by the harness and finalize,
@@ -145,15 +138,13 @@ _ROLLOUTS: dict[str, _Rollout] = {}
 
 
 # --------------------------------------------------------------------------- the taskset
-class FastAPITasksetConfig(vf.TasksetConfig):
-    """Which tasks load and how they run: ``--env.taskset.<name>`` on the vf-eval CLI."""
+class FastAPITaskConfig(vf.TaskConfig):
+    """How each rollout runs: ``--env.taskset.task.<name>`` on the vf-eval CLI.
 
-    difficulty: str | list[str] | None = None
-    """"easy", "medium", "hard", or a list of them (None: all)."""
-    categories: list[str] | None = None
-    """Task categories (None: all)."""
-    ids: list[str] | None = None
-    """Task ids, e.g. ["responses/response_model_filtering"] (None: all)."""
+    This is the subtree 0.4 hands every task, also on an env server, which rebuilds each task
+    as ``FastAPITask(TaskData, config.taskset.task)``: every per-run knob lives here, so a
+    served rollout runs exactly as an in-process one."""
+
     max_turns: int = Field(5, ge=1)
     """Model turns per rollout."""
     command_timeout: float = Field(30.0, gt=0)
@@ -178,6 +169,23 @@ class FastAPITasksetConfig(vf.TasksetConfig):
             raise ValueError(f"labels may not set {clash}: sweeping relies on them")
         return labels
 
+    def limits(self) -> Limits:
+        return Limits(memory_mb=self.memory_mb, cpus=self.cpus, pids=self.pids,
+                      command_timeout_s=self.command_timeout)
+
+
+class FastAPITasksetConfig(vf.TasksetConfig):
+    """Which tasks load: ``--env.taskset.<name>``; how they run: ``--env.taskset.task.*``."""
+
+    difficulty: str | list[str] | None = None
+    """"easy", "medium", "hard", or a list of them (None: all)."""
+    categories: list[str] | None = None
+    """Task categories (None: all)."""
+    ids: list[str] | None = None
+    """Task ids, e.g. ["responses/response_model_filtering"] (None: all)."""
+    task: FastAPITaskConfig = FastAPITaskConfig()
+    """The per-rollout knobs (see FastAPITaskConfig)."""
+
 
 class FastAPITaskData(vf.TaskData):
     """What the model and the trace see of a task (no answers)."""
@@ -191,22 +199,12 @@ def _grade_of(trace: vf.Trace) -> dict[str, Any]:
     return trace.info.get("grade") or harness_failure("the rollout was never graded").to_dict()
 
 
-class FastAPITask(vf.Task[FastAPITaskData]):
-    NEEDS_CONTAINER = False  # the box is our DockerSandbox, not a verifiers runtime
+class FastAPITask(vf.Task[FastAPITaskData, vf.State, FastAPITaskConfig]):
+    """One task, whole from its wire form: ``FastAPITask(data, config)`` is all an env server
+    has. The answer key and the probes are looked up on the host by ``data.task_id`` from the
+    package's data (never carried in ``TaskData``, which is traced; never in the box)."""
 
-    def __init__(
-        self,
-        data: FastAPITaskData,
-        config: vf.TaskConfig | None = None,
-        *,
-        settings: Settings | None = None,
-        probes: str = "",
-        answer_key: AnswerKey | None = None,
-    ) -> None:
-        super().__init__(data, config)
-        self.settings = settings or Settings()
-        self.probes = probes
-        self.answer_key = answer_key  # host only: never in `data`, never in the box
+    NEEDS_CONTAINER = False  # the box is our DockerSandbox, not a verifiers runtime
 
     @property
     def key(self) -> str:
@@ -214,10 +212,10 @@ class FastAPITask(vf.Task[FastAPITaskData]):
 
     async def setup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
         _check_pairing(trace, runtime)
-        settings = self.settings
-        box = DockerSandbox(settings.image, settings.limits, labels=dict(settings.labels),
+        config = self.config
+        box = DockerSandbox(config.image, config.limits(), labels=dict(config.labels),
                             preload=GRADER_PRELOAD)
-        _ROLLOUTS[trace.id] = _Rollout(box, settings)  # before start: cleanup finds it
+        _ROLLOUTS[trace.id] = _Rollout(box, config)  # before start: cleanup finds it
         try:
             await box.start()
         except SandboxError as exc:
@@ -248,19 +246,16 @@ class FastAPITask(vf.Task[FastAPITaskData]):
             return harness_failure(failure)
         if rollout is None:
             return harness_failure("the sandbox was never started")
-        if self.answer_key is None:
-            return harness_failure(f"no answer key for task {self.data.task_id!r}")
-        return await grade(
-            rollout.box,
-            self.probes,
-            self.answer_key,
-            timeout=self.settings.grading_timeout,
-        )
+        task_id = self.data.task_id
+        key, probes = answer_key(task_id), task_probes(task_id)
+        if key is None or probes is None:
+            return harness_failure(f"no answer key for task {task_id!r} in this package")
+        return await grade(rollout.box, probes, key, timeout=self.config.grading_timeout)
 
     @vf.reward(weight=1.0)
     async def correctness(self, trace: vf.Trace) -> float:
         g = _grade_of(trace)
-        if self.settings.reward_mode == "partial":
+        if self.config.reward_mode == "partial":
             return (g["rows_fraction"] + g["probes_fraction"]) / 2
         return float(g["reward"])
 
@@ -304,25 +299,8 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
 
     def load(self) -> Iterator[FastAPITask]:
         c = self.config
-        records = select_records(c.difficulty, c.categories, c.ids)
-        keys = load_keys()
-        probes = {t.id: t.probes for t in load_tasks({r["category"] for r in records})}
-        settings = Settings(
-            max_turns=c.max_turns,
-            command_timeout=c.command_timeout,
-            grading_timeout=c.grading_timeout,
-            image=c.image,
-            limits=Limits(
-                memory_mb=c.memory_mb,
-                cpus=c.cpus,
-                pids=c.pids,
-                command_timeout_s=c.command_timeout,
-            ),
-            reward_mode=c.reward_mode,
-            labels=tuple(sorted(c.labels.items())),
-        )
-        system = system_prompt(c.grading_timeout, c.command_timeout)
-        for record in records:
+        system = system_prompt(c.task.grading_timeout, c.task.command_timeout)
+        for record in select_records(c.difficulty, c.categories, c.ids):
             data = FastAPITaskData(
                 id=record["id"],
                 name=record["id"],
@@ -332,13 +310,7 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
                 prompt=record["prompt"],
                 system_prompt=system,
             )
-            yield FastAPITask(
-                data,
-                c.task,
-                settings=settings,
-                probes=probes[record["id"]],
-                answer_key=keys.get(record["id"]),
-            )
+            yield FastAPITask(data, c.task)
 
 
 # --------------------------------------------------------------------------- the harness
@@ -375,10 +347,10 @@ class FastAPIHarness(vf.Harness):
         if system:
             messages.append({"role": "system", "content": system})
         messages.append({"role": "user", "content": prompt or ""})
-        settings = rollout.settings
+        config = rollout.config
         turns, stop = 0, "max_turns"
         async with httpx.AsyncClient(timeout=MODEL_TIMEOUT) as client:
-            for turn in range(settings.max_turns):
+            for turn in range(config.max_turns):
                 reply = await self._complete(client, ctx, trace, endpoint, secret, messages)
                 if reply is None:  # the rollout was stopped by a verifiers limit
                     stop = f"stopped: {trace.stop_condition}"
@@ -389,11 +361,11 @@ class FastAPIHarness(vf.Harness):
                 if not calls:
                     stop = "no_tool_calls"
                     break
-                if turn == settings.max_turns - 1:
+                if turn == config.max_turns - 1:
                     break  # as in 0.3: the last turn's tool calls are not run
                 try:
                     for call in calls:
-                        output = await run_tool(rollout.box, call, settings.command_timeout)
+                        output = await run_tool(rollout.box, call, config.command_timeout)
                         messages.append(
                             {"role": "tool", "tool_call_id": call.get("id"), "content": output}
                         )
@@ -401,7 +373,8 @@ class FastAPIHarness(vf.Harness):
                     trace.info["harness_failure"] = str(exc)
                     stop = "sandbox_failed"
                     break
-        trace.info["harness"] = {"turns": turns, "stop": stop}
+        # pid: which process ran the rollout (an env server's worker, when served)
+        trace.info["harness"] = {"turns": turns, "stop": stop, "pid": os.getpid()}
         return vf.ProgramResult(exit_code=0, stdout="", stderr="")
 
     @staticmethod
