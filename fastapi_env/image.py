@@ -19,7 +19,10 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).parent
 REQUIREMENTS = PACKAGE_DIR / "sandbox_requirements.txt"
-DOCKERFILE_CANDIDATES = [PACKAGE_DIR.parent / "Dockerfile", PACKAGE_DIR / "Dockerfile"]
+# An installed wheel carries its copy inside the package (pyproject's force-include); a checkout
+# has the one at the top level. The package's own comes first: beside an installed package is
+# site-packages, where any other distribution could have left a "Dockerfile".
+DOCKERFILE_CANDIDATES = [PACKAGE_DIR / "Dockerfile", PACKAGE_DIR.parent / "Dockerfile"]
 IMAGE_REPO = "fastapi-env-sandbox"
 OFFICIAL_BASE = "python:3.11-slim"
 DEBIAN_BASE = "fastapi-env-base:debian-bookworm"
@@ -31,7 +34,9 @@ def dockerfile() -> Path:
     for path in DOCKERFILE_CANDIDATES:
         if path.exists():
             return path
-    raise FileNotFoundError("Dockerfile not found beside the package")
+    raise FileNotFoundError(
+        f"Dockerfile not found in {PACKAGE_DIR} nor beside it: a broken install or checkout"
+    )
 
 
 def pins() -> dict[str, str]:
