@@ -2,9 +2,9 @@
 # (Re)create .venv-v04: this project (editable) on verifiers 0.4.0, the `verifiers.v1` API.
 #
 # verifiers 0.3.x (the main .venv, locked in uv.lock) and 0.4.x pin incompatible `mcp`
-# versions, so 0.4 lives in a second virtual env. pyproject.toml allows verifiers <0.4 (the
-# SandboxEnv binding needs it); an override file lifts that pin for this env only. Idempotent:
-# an existing .venv-v04 is kept and brought up to date.
+# versions, so 0.4 lives in a second virtual env. pyproject.toml admits verifiers >=0.2.1,<0.5;
+# uv.lock keeps 0.3.1 for the main .venv (the SandboxEnv binding), and an override file pins
+# this env's verifiers. Idempotent: an existing .venv-v04 is kept and brought up to date.
 #
 #   bash scripts/venv-v04.sh             # then: .venv-v04/bin/vf-eval fastapi-env ...
 #   VERIFIERS_V04=0.4.0 bash scripts/venv-v04.sh
