@@ -101,6 +101,16 @@ def answer_key(task_id: str) -> AnswerKey | None:
 
 
 @functools.cache
+def _shipped_prompts() -> dict[str, str]:
+    return {r["id"]: r["prompt"] for r in load_records()}
+
+
+def shipped_prompt(task_id: str) -> str | None:
+    """The prompt this package ships for a task: what its key was built against."""
+    return _shipped_prompts().get(task_id)
+
+
+@functools.cache
 def _probes_of(category: str) -> dict[str, str]:
     return {t.id: t.probes for t in load_tasks({category})}
 

@@ -60,6 +60,32 @@ def test_at_least_ten_tasks_are_served():
     assert len(IDS) >= 10
 
 
+def test_a_task_rebuilt_from_its_wire_form_is_whole():
+    """In process, no box: what EnvServer._build_task makes from a wire dump and the config."""
+    import asyncio
+
+    import verifiers.v1 as vf
+    from verifiers.v1.utils.loaders import resolve_env_config
+
+    from fastapi_env.envs.v1_env import FastAPITask, FastAPITaskData, _Rollout
+    from fastapi_env.served import env_config_data, wire_tasks
+
+    config = resolve_env_config(env_config_data({"ids": IDS[:1]}, {"max_turns": 2}))
+    [wire] = wire_tasks(env_config_data({"ids": IDS[:1]}))
+    task = FastAPITask(FastAPITaskData.model_validate(wire), config.taskset.task)
+    assert task.config.max_turns == 2 and task.key == IDS[0]
+
+    def grade_of(**changes) -> str:
+        rebuilt = FastAPITask(FastAPITaskData.model_validate(wire | changes), task.config)
+        agent = vf.AgentInfo(config=vf.AgentConfig(model="m"))
+        trace = vf.Trace(task=vf.TraceTask(type="FastAPITask", data=rebuilt.data), agent=agent)
+        graded = asyncio.run(rebuilt._grade(trace, _Rollout(None, rebuilt.config)))
+        return graded.scoring_error
+
+    assert "no answer key" in grade_of(task_id="bodies/no_such_task")
+    assert "different fastapi-env versions" in grade_of(prompt=wire["prompt"] + " (edited)")
+
+
 def test_reference_scores_one_when_served(served):
     run = served["reference"]
     assert [r["reward"] for r in run.rollouts] == [1.0] * len(IDS), [

@@ -64,7 +64,7 @@ import verifiers.v1 as vf
 from pydantic import Field, field_validator
 from verifiers.v1.utils.loaders import harness_class
 
-from fastapi_env.dataset import answer_key, select_records, task_probes
+from fastapi_env.dataset import answer_key, select_records, shipped_prompt, task_probes
 from fastapi_env.grading.host import GRADER_PRELOAD, Grade, grade, harness_failure
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, SandboxError
@@ -250,6 +250,11 @@ class FastAPITask(vf.Task[FastAPITaskData, vf.State, FastAPITaskConfig]):
         key, probes = answer_key(task_id), task_probes(task_id)
         if key is None or probes is None:
             return harness_failure(f"no answer key for task {task_id!r} in this package")
+        if shipped_prompt(task_id) != self.data.prompt:  # a key must grade its own spec
+            return harness_failure(
+                f"task {task_id!r} arrived with another prompt than this package's: the "
+                "client and the env server run different fastapi-env versions"
+            )
         return await grade(rollout.box, probes, key, timeout=self.config.grading_timeout)
 
     @vf.reward(weight=1.0)
