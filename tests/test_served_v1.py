@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import threading
+import time
 import uuid
 
 import pytest
@@ -31,11 +34,35 @@ SHORT = IDS[:4]
 RUN_LABEL = "fastapi-env.served-v1"  # this module's boxes, apart from other sessions'
 
 
+def first_box_memory(label: str, seen: dict, done: threading.Event) -> None:
+    """Watch for a box carrying ``label`` (the labels reached the server) and note its memory
+    limit (so did the limits)."""
+    while not done.is_set():
+        for box in labelled_containers(label):
+            found = subprocess.run(["docker", "inspect", "--format", "{{.HostConfig.Memory}}",
+                                    box], capture_output=True, text=True)
+            if found.returncode == 0:
+                seen["memory"] = int(found.stdout)
+                return
+        time.sleep(0.2)
+
+
 def serve(policies, ids, workers=1, **task_args):
     token = uuid.uuid4().hex[:12]
     task_args = {"labels": {RUN_LABEL: token}} | task_args
-    runs = run_served(policies, workers=workers, concurrency=4, taskset_args={"ids": ids},
-                      task_args=task_args)
+    seen: dict = {}
+    done = threading.Event()
+    watcher = threading.Thread(target=first_box_memory, args=(f"{RUN_LABEL}={token}", seen, done))
+    watcher.start()
+    try:
+        runs = run_served(policies, workers=workers, concurrency=4, taskset_args={"ids": ids},
+                          task_args=task_args)
+    finally:
+        done.set()
+        watcher.join()
+    assert "memory" in seen, "no box carried the run's label: labels did not reach the server"
+    for run in runs.values():
+        run.box_memory = seen["memory"]
     for policy, run in runs.items():
         print(f"served ({workers} worker(s)) {policy}: {len(run.rollouts)} rollouts, mean "
               f"reward {run.mean_reward:.3f}, scoring errors {len(run.scoring_errors())}, "
@@ -93,6 +120,7 @@ def test_reference_scores_one_when_served(served):
     ]
     assert sorted(r["info"]["task_id"] for r in run.rollouts) == sorted(IDS)
     assert all(r["harness"]["turns"] > 1 for r in run.rollouts)  # the default max_turns: 5
+    assert run.box_memory == 512 * 1024 * 1024  # the default memory_mb
 
 
 @pytest.mark.parametrize("policy", ["noop", "rows-only"])
@@ -126,17 +154,21 @@ def test_a_pool_of_two_workers_serves_the_reference():
 
 
 def test_per_run_settings_take_effect_on_the_served_side():
-    """max_turns=1 and reward_mode=partial reach the workers through the config alone."""
-    [one_turn] = serve(["reference"], SHORT, max_turns=1).values()
-    assert [(r["harness"]["turns"], r["harness"]["stop"]) for r in one_turn.rollouts] == [
-        (1, "max_turns")
+    """max_turns, memory_mb, labels and reward_mode reach the server through the config alone
+    (the defaults: 5 turns, 512 MB, binary; see test_reference_scores_one_when_served)."""
+    runs = serve(["reference", "rows-only"], SHORT, max_turns=2, memory_mb=384,
+                 reward_mode="partial")
+    assert runs["reference"].box_memory == 384 * 1024 * 1024
+    # the reference's third step (its final message) never comes: turn 2's bash call is the
+    # last turn's, not run; its solution was written in turn 1, so it still scores 1.0
+    reference = runs["reference"].rollouts
+    assert [(r["harness"]["turns"], r["harness"]["stop"]) for r in reference] == [
+        (2, "max_turns")
     ] * len(SHORT)
-    assert [r["reward"] for r in one_turn.rollouts] == [0.0] * len(SHORT)  # nothing ran
-
-    [partial] = serve(["rows-only"], SHORT, reward_mode="partial").values()
-    for r in partial.rollouts:
+    assert [r["reward"] for r in reference] == [1.0] * len(SHORT)
+    for r in runs["rows-only"].rollouts:  # binary mode would give 0.0
         assert r["reward"] == pytest.approx((r["rows_matched"] + r["probes_matched"]) / 2)
-        assert 0.5 <= r["reward"] < 1.0  # binary would give 0.0
+        assert 0.5 <= r["reward"] < 1.0
 
 
 def test_no_container_is_left():
