@@ -72,13 +72,20 @@ def module_files(directory: Path) -> set[str]:
 
 # --------------------------------------------------------------------------- the root wheel
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> tuple[Path, Path]:
+def locked(tmp_path_factory) -> Path:
+    """uv.lock's pins (verifiers 0.3.1 among them) as a constraints file."""
+    constraints = tmp_path_factory.mktemp("lock") / "constraints.txt"
+    run(["uv", "export", "--frozen", "--no-dev", "--no-hashes", "--no-emit-project",
+         "--all-extras", "--quiet", "-o", constraints], cwd=ROOT)
+    return constraints
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory, locked) -> tuple[Path, Path]:
     """The root wheel in a fresh venv, its dependencies pinned to uv.lock's."""
     work = tmp_path_factory.mktemp("wheel")
     wheel = build_wheel(ROOT, work / "dist")
-    constraints = work / "constraints.txt"
-    run(["uv", "export", "--frozen", "--no-dev", "--no-hashes", "--no-emit-project",
-         "--all-extras", "--quiet", "-o", constraints], cwd=ROOT)
+    constraints = locked
     bin_dir = fresh_venv(work / "venv")
     run(["uv", "pip", "install", "--quiet", "--python", bin_dir / "python", wheel,
          "-c", constraints], cwd=work)
@@ -138,6 +145,20 @@ def test_the_installed_package_runs_the_demo(installed, tmp_path):
     print(demo.stdout.strip())
     assert "2 rollouts" in demo.stdout
     assert "mean reward 1.000, scoring errors 0" in demo.stdout
+
+
+def test_vf_install_from_the_checkout(locked, tmp_path):
+    """0.3's `vf-install fastapi-env -p ./environments` (what `prime env install fastapi-env`
+    runs in a checkout): an editable install of the Hub folder, i.e. this checkout's code."""
+    bin_dir = fresh_venv(tmp_path / "venv")
+    run(["uv", "pip", "install", "--quiet", "--python", bin_dir / "python", "verifiers",
+         "-c", locked], cwd=tmp_path)
+    run([bin_dir / "vf-install", "fastapi-env", "-p", "./environments"], cwd=ROOT)
+    probe = ("import fastapi_env, fastapi_env.image as i, fastapi_env.envs.sandbox_env; "
+             "print(fastapi_env.__file__, i.image_tag())")
+    where, tag = run([bin_dir / "python", "-c", probe], cwd=tmp_path).stdout.split()
+    assert Path(where).resolve() == ROOT / "fastapi_env" / "__init__.py"
+    assert tag == image_tag()
 
 
 # --------------------------------------------------------------------------- the Hub package
