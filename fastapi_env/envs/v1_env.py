@@ -153,7 +153,11 @@ class FastAPITasksetConfig(vf.TasksetConfig):
     categories: list[str] | None = None
     """Task categories (None: all)."""
     ids: list[str] | None = None
-    """Task ids, e.g. ["responses/response_model_filtering"] (None: all)."""
+    """Task instance or family ids, e.g. ["responses/response_model_filtering"] (None: all)."""
+    split: Literal["train", "test", "all"] = "all"
+    """Families held out for evaluation ("test", about a fifth), the others ("train"), or all."""
+    num_instances_per_family: int | None = Field(None, gt=0)
+    """Keep the first n instances of each selected family, its original one first (None: all)."""
     max_turns: int = Field(5, ge=1)
     """Model turns per rollout."""
     command_timeout: float = Field(30.0, gt=0)
@@ -304,7 +308,9 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
 
     def load(self) -> Iterator[FastAPITask]:
         c = self.config
-        records = select_records(c.difficulty, c.categories, c.ids)
+        records = select_records(
+            c.difficulty, c.categories, c.ids, c.split, c.num_instances_per_family
+        )
         keys = load_keys()
         probes = {t.id: t.probes for t in load_tasks({r["category"] for r in records})}
         settings = Settings(
