@@ -82,6 +82,12 @@ class Requirement:
     probes: tuple[str, ...]
     traps: tuple[Edit, ...]
 
+    def __post_init__(self) -> None:  # a lone probe name or Edit is a tuple of one
+        if isinstance(self.probes, str):
+            object.__setattr__(self, "probes", (self.probes,))
+        if isinstance(self.traps, Edit):
+            object.__setattr__(self, "traps", (self.traps,))
+
     def probe_names(self) -> tuple[str, ...]:
         return tuple(p if p.startswith("probe_") else f"probe_{p}" for p in self.probes)
 
