@@ -15,7 +15,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi_env.tasks.family import Edit, Family, FamilyError, Requirement, instance_hash, render
+from fastapi_env.tasks.family import (
+    Edit,
+    Family,
+    FamilyError,
+    Requirement,
+    instance_hash,
+    render,
+    split_of,
+)
 
 __all__ = ["Edit", "Family", "FamilyError", "Requirement", "Task", "expand", "load_tasks"]
 
@@ -148,10 +156,14 @@ def load_families(only_categories: set[str] | None = None) -> list[Family]:
     for expected_id, module in _modules(only_categories):
         family = getattr(module, "FAMILY", None)
         if isinstance(family, Family):
-            if family.id != expected_id or family.category != expected_id.split("/")[0]:
-                raise ValueError(f"{module.__name__}: id {family.id!r} should be {expected_id!r}")
+            _check_placement(family, expected_id, module.__name__)
             families.append(family)
     return families
+
+
+def _check_placement(family: Family, expected_id: str, module: str) -> None:
+    if family.id != expected_id or family.category != expected_id.split("/")[0]:
+        raise ValueError(f"{module}: id {family.id!r} should be {expected_id!r}")
 
 
 def load_tasks(only_categories: set[str] | None = None) -> list[Task]:
@@ -162,14 +174,12 @@ def load_tasks(only_categories: set[str] | None = None) -> list[Task]:
         family = getattr(module, "FAMILY", None)
         task = getattr(module, "TASK", None)
         if isinstance(family, Family):
-            if family.id != expected_id or family.category != expected_id.split("/")[0]:
-                raise ValueError(f"{module.__name__}: id {family.id!r} should be {expected_id!r}")
+            _check_placement(family, expected_id, module.__name__)
             tasks += expand(family)
         elif isinstance(task, Task):
             if task.id != expected_id:
                 raise ValueError(f"{module.__name__}: id {task.id!r} should be {expected_id!r}")
-            split = Family(task.id, "", "", "", "", "", "", (), {}).split
-            tasks.append(replace(task, family=task.id, split=split))
+            tasks.append(replace(task, family=task.id, split=split_of(task.id)))
         else:
             raise ValueError(f"{module.__name__} defines neither FAMILY nor TASK")
     ids = [t.id for t in tasks]
