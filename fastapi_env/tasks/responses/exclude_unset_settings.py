@@ -145,7 +145,7 @@ def probe_unknown_user_on_effective(client):
         "t0": [{"t0": "light", "t1": "dark"}, {"t0": "day", "t1": "night"}, {"t0": "modern", "t1": "classic"}],
         # user names never reach a row: they ride with the language default
         "lang0": [{"lang0": "en", "u1": "ada", "u2": "bob"}, {"lang0": "de", "u1": "lin", "u2": "max"},
-                  {"lang0": "pt", "u1": "cy", "u2": "dee"}],
+                  {"lang0": "pt", "u1": "kim", "u2": "lou"}],
         "notif0": [True, False],
     },
     derive=lambda p: {"lang1": "fr" if p["lang0"] != "fr" else "it", "t0_upper": p["t0"].upper()},
