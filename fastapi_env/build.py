@@ -17,7 +17,7 @@ from typing import Any
 from fastapi_env.compare import compare
 from fastapi_env.grading.host import AnswerKey, score
 from fastapi_env.grading.runners import Runner
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import FamilyError, Task
 
 CATCH_ALL = """\
 import json
@@ -35,17 +35,41 @@ result = json.loads({rows!r})
 """
 
 
-def negative_controls(visible_rows: list[list[Any]]) -> dict[str, str]:
+def negative_controls(visible_rows: list[list[Any]], *, all_of_them: bool = True) -> dict[str, str]:
     """Solutions that must score 0 on every task. The catch-all one carries the right rows, so
-    only the hidden probes can fail it."""
+    only the hidden probes can fail it; it runs on every instance, the others (which fail
+    before any probe runs) on each family's original instance."""
+    catch_all = CATCH_ALL.replace("{rows!r}", repr(json.dumps(visible_rows)))
+    if not all_of_them:
+        return {"catch-all app with the visible rows": catch_all}
     return {
         "empty module": "",
         "no app": f"import json\nresult = json.loads({json.dumps(visible_rows)!r})\n",
         "syntax error": "def broken(:\n    pass\n",
-        "catch-all app with the visible rows": CATCH_ALL.replace(
-            "{rows!r}", repr(json.dumps(visible_rows))
-        ),
+        "catch-all app with the visible rows": catch_all,
     }
+
+
+def requirement_problems(task: Task, key: AnswerKey | None) -> list[str]:
+    """Each requirement names probes the key has and at least one trap; every probe checks
+    some requirement. A module without requirements is not converted to a family yet."""
+    if not task.requirements:
+        return [] if not task.edits else ["traps without requirements"]
+    problems = []
+    named: set[str] = set()
+    for number, req in enumerate(task.requirements, 1):
+        if not req.probes:
+            problems.append(f"requirement {number} ({req.text[:50]!r}) names no probe")
+        if not req.traps:
+            problems.append(f"requirement {number} ({req.text[:50]!r}) has no trap")
+        named.update(req.probes)
+        if key is not None:
+            for probe in set(req.probes) - set(key.probes):
+                problems.append(f"requirement {number} names {probe}, which the probes lack")
+    if key is not None:
+        for probe in sorted(set(key.probes) - named):
+            problems.append(f"{probe} checks no requirement")
+    return problems
 
 
 @dataclass
@@ -108,12 +132,24 @@ async def build_key(task: Task, run: Runner, timeout: float) -> tuple[AnswerKey 
     return key_from_outcome(await run(task.reference, task.probes, timeout))
 
 
-async def verify_task(task: Task, run: Runner, timeout: float = 60) -> TaskReport:
+async def verify_task(
+    task: Task, run: Runner, timeout: float = 60, *, full: bool = True
+) -> TaskReport:
+    """Everything above; with ``full=False`` only the key (one reference run, its shape, the
+    requirements' probes) and that every trap edit still applies, for instances whose family is
+    fully verified on a sample of others."""
     started = time.monotonic()
     report = TaskReport(task)
     report.key, problem = await build_key(task, run, timeout)
     if problem:
         report.problems.append(problem)
+        report.problems += requirement_problems(task, None)
+    elif not full:
+        report.problems += check_key_shape(report.key) + requirement_problems(task, report.key)
+        try:
+            task.trap_sources()
+        except FamilyError as exc:
+            report.problems.append(str(exc))
     else:
         report.problems += check_key_shape(report.key)
         second = await run(task.reference, task.probes, timeout)
@@ -128,8 +164,14 @@ async def verify_task(task: Task, run: Runner, timeout: float = 60) -> TaskRepor
             verdict = compare(report.key.rows, task.expected_rows)
             if not verdict.ok:
                 report.problems.append(f"hand-written rows disagree: {verdict.reason}")
-        wrong = {f"trap {n!r}": s for n, s in task.traps.items()}
-        wrong |= {f"control {n!r}": s for n, s in negative_controls(report.key.rows).items()}
+        report.problems += requirement_problems(task, report.key)
+        try:
+            wrong = {f"trap {n!r}": s for n, s in task.trap_sources().items()}
+        except FamilyError as exc:
+            report.problems.append(str(exc))
+            wrong = {}
+        controls = negative_controls(report.key.rows, all_of_them=task.original)
+        wrong |= {f"control {n!r}": s for n, s in controls.items()}
         for name, source in wrong.items():
             grade = score(await run(source, task.probes, timeout), report.key)
             if grade.scoring_error:

@@ -9,15 +9,23 @@ import sys
 from fastapi_env.tasks import load_tasks
 
 
-def select_tasks(ids: list[str] | None) -> list:
-    if not ids:
-        return load_tasks()
-    tasks = load_tasks({i.split("/")[0] for i in ids})
-    chosen = [t for t in tasks if t.id in ids or t.category in ids]
-    unknown = set(ids) - {t.id for t in chosen} - {t.category for t in chosen}
-    if unknown:
-        raise SystemExit(f"unknown task or category: {', '.join(sorted(unknown))}")
-    return chosen
+def select_tasks(ids: list[str] | None, per_family: int | None = None) -> list:
+    """The instances named by id, family id or category (all by default), keeping at most
+    ``per_family`` of each family: its original instance, then a fixed sample of the rest."""
+    tasks = load_tasks({i.split("/")[0] for i in ids} if ids else None)
+    if ids:
+        tasks = [t for t in tasks if {t.id, t.family_id, t.category} & set(ids)]
+        known = {t.id for t in tasks} | {t.family_id for t in tasks} | {t.category for t in tasks}
+        unknown = set(ids) - known
+        if unknown:
+            raise SystemExit(f"unknown task, family or category: {', '.join(sorted(unknown))}")
+    if per_family is not None:
+        groups: dict[str, list] = {}
+        for t in sorted(tasks, key=lambda t: (not t.original, t.id)):
+            groups.setdefault(t.family_id, []).append(t)
+        kept = {t.id for group in groups.values() for t in group[:per_family]}
+        tasks = [t for t in tasks if t.id in kept]
+    return tasks
 
 
 def build_tasks_main(argv: list[str]) -> int:
@@ -31,7 +39,17 @@ def build_tasks_main(argv: list[str]) -> int:
         help="check every task (reference, determinism, traps, controls, dataset)",
     )
     parser.add_argument(
-        "--task", action="append", metavar="ID_OR_CATEGORY", help="only these tasks (repeatable)"
+        "--task",
+        action="append",
+        metavar="ID",
+        help="only these instances, families or categories (repeatable)",
+    )
+    parser.add_argument(
+        "--instances-per-family",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only N instances of each family: the original, then a fixed sample",
     )
     parser.add_argument(
         "--local",
@@ -42,15 +60,28 @@ def build_tasks_main(argv: list[str]) -> int:
     parser.add_argument(
         "--jobs", type=int, default=None, help="parallel sandboxes (default: number of cores)"
     )
+    parser.add_argument(
+        "--full-per-family",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --verify: traps, controls and the determinism check on N instances of each "
+        "family (the original first); every other instance has its key rebuilt and compared",
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="grading timeout per run (s)")
     args = parser.parse_args(argv)
 
     from fastapi_env import build_cli
 
-    tasks = select_tasks(args.task)
+    tasks = select_tasks(args.task, args.instances_per_family)
     return asyncio.run(
         build_cli.run(
-            tasks, verify=args.verify, local=args.local, jobs=args.jobs, timeout=args.timeout
+            tasks,
+            verify=args.verify,
+            local=args.local,
+            jobs=args.jobs,
+            timeout=args.timeout,
+            full_per_family=args.full_per_family,
         )
     )
 
@@ -95,6 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     demo.add_argument("--policy", default="reference")
     demo.add_argument("-n", "--num-examples", type=int, default=-1, help="tasks (-1: all)")
+    demo.add_argument(
+        "--per-family",
+        type=int,
+        default=1,
+        help="instances of each family, both splits (1: each family's original instance)",
+    )
     demo.add_argument("-r", "--rollouts", type=int, default=1, help="rollouts per task")
     demo.add_argument("-c", "--concurrency", type=int, default=8)
     demo.add_argument("-o", "--output-dir", default="outputs")
@@ -156,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             num_examples=args.num_examples,
             rollouts=args.rollouts,
             concurrency=args.concurrency,
+            env_args={"num_instances_per_family": args.per_family},
             output_dir=args.output_dir,
         )
         print(summary(run))

@@ -1,7 +1,9 @@
 """The dataset the package ships: model-facing rows, and the answer keys kept apart.
 
-``data/tasks.jsonl`` holds what a model may see (id, prompt, metadata). ``data/answer_keys.json``
-holds the keys, read only on the host by the grader. Both record the sandbox image's pins.
+``data/tasks.jsonl`` holds what a model may see (id, family, split, prompt, metadata), one task
+instance a line; ``datasets.load_dataset("json", data_files=str(TASKS_FILE))`` reads it.
+``data/answer_keys.json`` holds the keys, read only on the host by the grader. Both record the
+sandbox image's pins. ``data/splits.json`` lists the families of each split.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from fastapi_env.tasks import Task, load_tasks
 DATA_DIR = Path(__file__).parent / "data"
 TASKS_FILE = DATA_DIR / "tasks.jsonl"
 KEYS_FILE = DATA_DIR / "answer_keys.json"
+SPLITS_FILE = DATA_DIR / "splits.json"
+SPLITS = ("train", "test", "all")
 
 
 def task_record(task: Task) -> dict[str, Any]:
@@ -27,30 +31,39 @@ def task_record(task: Task) -> dict[str, Any]:
         "title": task.title,
         "category": task.category,
         "difficulty": task.difficulty,
+        "family": task.family_id,
+        "split": task.split,
+        "original": task.original,
         "prompt": task.prompt,
     }
 
 
-def write(tasks: list[Task], keys: list[AnswerKey], *, all_ids: set[str]) -> Path:
-    """Write these tasks' records and keys, keeping the shipped ones of other existing tasks
-    (``all_ids``) when they were built with the same pins."""
+def write(tasks: list[Task], keys: list[AnswerKey], *, every_task: list[Task]) -> Path:
+    """Write these tasks' keys, keeping the shipped keys of the other existing tasks
+    (``every_task``) when they were built with the same pins; every record is rewritten from
+    its task."""
     DATA_DIR.mkdir(exist_ok=True)
     header = {"pins": pins(), "image": image_tag()}
-    records: dict[str, dict] = {}
+    existing = {t.id: t for t in every_task}
     stored: dict[str, dict] = {}
     if KEYS_FILE.exists() and json.loads(KEYS_FILE.read_text()).get("pins") == header["pins"]:
-        records = {r["id"]: r for r in load_records() if r["id"] in all_ids}
         stored = {
-            i: k for i, k in json.loads(KEYS_FILE.read_text())["keys"].items() if i in all_ids
+            i: k for i, k in json.loads(KEYS_FILE.read_text())["keys"].items() if i in existing
         }
     for task, key in zip(tasks, keys, strict=True):
-        records[task.id] = task_record(task) | {"pins": header["pins"]}
         stored[task.id] = {"rows": key.rows, "probes": key.probes}
+    records = {i: task_record(existing[i]) | {"pins": header["pins"]} for i in stored}
     with TASKS_FILE.open("w") as out:
         for task_id in sorted(records):
             out.write(json.dumps(records[task_id]) + "\n")
     payload = header | {"keys": stored}
     KEYS_FILE.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
+    splits: dict[str, set[str]] = {"train": set(), "test": set()}
+    for record in records.values():
+        splits[record["split"]].add(record["family"])
+    SPLITS_FILE.write_text(
+        json.dumps({s: sorted(f) for s, f in splits.items()}, indent=1) + "\n"
+    )
     return DATA_DIR
 
 
@@ -61,9 +74,21 @@ def load_records() -> list[dict[str, Any]]:
 
 
 def select_records(
-    difficulty: str | list[str] | None, categories: list[str] | None, ids: list[str] | None
+    difficulty: str | list[str] | None,
+    categories: list[str] | None,
+    ids: list[str] | None,
+    split: str = "all",
+    num_instances_per_family: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The shipped records a binding's selection arguments name (every one by default)."""
+    """The shipped records a binding's selection arguments name (every one by default).
+
+    ``ids`` name instances or whole families; ``split`` is ``train``, ``test`` (whole families
+    held out) or ``all``; ``num_instances_per_family`` keeps the first n instances of each family
+    after the other filters, its original instance first (1: the hand-written tasks)."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+    if num_instances_per_family is not None and num_instances_per_family < 1:
+        raise ValueError("num_instances_per_family must be at least 1")
     records = load_records()
     wanted = [difficulty] if isinstance(difficulty, str) else difficulty
     chosen = [
@@ -71,12 +96,19 @@ def select_records(
         for r in records
         if (not wanted or r["difficulty"] in wanted)
         and (not categories or r["category"] in categories)
-        and (not ids or r["id"] in ids)
+        and (not ids or r["id"] in ids or r["family"] in ids)
+        and (split == "all" or r["split"] == split)
     ]
     if ids:
-        missing = set(ids) - {r["id"] for r in chosen}
+        missing = set(ids) - {r["id"] for r in records} - {r["family"] for r in records}
         if missing:
             raise ValueError(f"unknown task ids: {', '.join(sorted(missing))}")
+    if num_instances_per_family is not None:
+        by_family: dict[str, list[dict[str, Any]]] = {}
+        for r in sorted(chosen, key=lambda r: (not r["original"], r["id"])):
+            by_family.setdefault(r["family"], []).append(r)
+        kept = {r["id"] for group in by_family.values() for r in group[:num_instances_per_family]}
+        chosen = [r for r in chosen if r["id"] in kept]
     if not chosen:
         raise ValueError("the selection matches no task")
     return chosen

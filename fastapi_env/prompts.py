@@ -22,6 +22,9 @@ How it is graded, after your last turn:
   "200", 1 is not 1.0, True is not 1.
 - Hidden checks then send further requests to your `app` (through a fresh TestClient) that the
   task's description determines but does not list. They must behave exactly as described.
+  They run in the same process after `result` is computed, one fresh TestClient each, in a
+  fixed order: state your app keeps in memory (stores, counters, sessions) carries over from the
+  requests that computed `result` into the hidden checks, and from one check to the next.
 - The reward is 1 only when `result` and every hidden check match; otherwise 0.
 
 The environment: Python 3.11 with exactly {pins}. No network access and nothing else can be

@@ -19,17 +19,25 @@ pytestmark = pytest.mark.docker
 
 
 def sample_ids(count: int = 12) -> list[str]:
-    """Tasks from as many categories as possible, deterministic."""
-    records = load_records()
-    by_category: dict[str, list[str]] = {}
+    """Instances from as many categories as possible and from both splits, deterministic:
+    category by category, alternately a test-split and a train-split family's instance (its
+    second instance when it has one, so drawn instances are exercised, not only originals)."""
+    records = sorted(load_records(), key=lambda r: (r["original"], r["id"]))
+    by_category: dict[str, dict[str, list[str]]] = {}
     for record in records:
-        by_category.setdefault(record["category"], []).append(record["id"])
+        splits = by_category.setdefault(record["category"], {"test": [], "train": []})
+        splits[record["split"]].append(record["id"])
     ids: list[str] = []
+    turn = 0
     while len(ids) < min(count, len(records)):
-        for members in by_category.values():
-            taken = [i for i in members if i not in ids]
-            if taken and len(ids) < count:
-                ids.append(taken[0])
+        for splits in by_category.values():
+            preferred = ("test", "train") if turn % 2 == 0 else ("train", "test")
+            for split in preferred:
+                taken = [i for i in splits[split] if i not in ids]
+                if taken and len(ids) < count:
+                    ids.append(taken[0])
+                    turn += 1
+                    break
     return ids
 
 

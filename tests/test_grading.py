@@ -23,7 +23,11 @@ from fastapi_env.grading.runners import sandbox_runner
 from fastapi_env.sandbox.docker import DockerSandbox
 from fastapi_env.tasks import load_tasks
 
-TASK = next(t for t in load_tasks({"responses"}) if t.id == "responses/response_model_filtering")
+TASK = next(
+    t
+    for t in load_tasks({"responses"})
+    if t.family_id == "responses/response_model_filtering" and t.original
+)
 
 
 def grade_solutions(solutions: dict[str, str | None], task=TASK, timeout: float = 20,
@@ -134,8 +138,8 @@ def test_model_failures_score_zero_without_blaming_the_harness():
 
 @pytest.mark.docker
 def test_warm_and_fresh_runners_grade_alike():
-    solutions = {"reference": TASK.reference, **TASK.traps, "import error": WRONG["import error"],
-                 "nan in result": WRONG["nan in result"]}
+    solutions = {"reference": TASK.reference, **TASK.trap_sources(),
+                 "import error": WRONG["import error"], "nan in result": WRONG["nan in result"]}
     warm = grade_solutions(solutions)
     fresh = grade_solutions(solutions, preload=())
     for name in solutions:
@@ -164,7 +168,7 @@ def test_the_runner_starts_as_a_fresh_interpreter_would():
 
 @pytest.mark.docker
 def test_traps_and_controls_score_zero():
-    solutions = dict(TASK.traps) | negative_controls(TASK.expected_rows)
+    solutions = TASK.trap_sources() | negative_controls(TASK.expected_rows)
     for name, verdict in grade_solutions(solutions).items():
         assert verdict.reward == 0.0, (name, verdict.reason)
         assert verdict.scoring_error is None, name

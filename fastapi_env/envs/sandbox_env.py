@@ -328,6 +328,8 @@ def load_environment(
     difficulty: str | list[str] | None = None,
     categories: list[str] | None = None,
     ids: list[str] | None = None,
+    split: str = "all",
+    num_instances_per_family: int | None = None,
     max_turns: int = 5,
     command_timeout: float = 30.0,
     grading_timeout: float = 60.0,
@@ -349,7 +351,7 @@ def load_environment(
         raise ValueError(f"sandbox must be 'docker' or 'prime', not {sandbox!r}")
     if reward_mode not in ("binary", "partial"):
         raise ValueError(f"reward_mode must be 'binary' or 'partial', not {reward_mode!r}")
-    records = select_records(difficulty, categories, ids)
+    records = select_records(difficulty, categories, ids, split, num_instances_per_family)
     keys = dataset.load_keys()
     tasks = {t.id: t for t in load_tasks({r["category"] for r in records})}
     rows = [

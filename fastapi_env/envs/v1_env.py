@@ -182,7 +182,11 @@ class FastAPITasksetConfig(vf.TasksetConfig):
     categories: list[str] | None = None
     """Task categories (None: all)."""
     ids: list[str] | None = None
-    """Task ids, e.g. ["responses/response_model_filtering"] (None: all)."""
+    """Task instance or family ids, e.g. ["responses/response_model_filtering"] (None: all)."""
+    split: Literal["train", "test", "all"] = "all"
+    """Families held out for evaluation ("test", about a fifth), the others ("train"), or all."""
+    num_instances_per_family: int | None = Field(None, gt=0)
+    """Keep the first n instances of each selected family, its original one first (None: all)."""
     task: FastAPITaskConfig = FastAPITaskConfig()
     """The per-rollout knobs (see FastAPITaskConfig)."""
 
@@ -305,7 +309,10 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
     def load(self) -> Iterator[FastAPITask]:
         c = self.config
         system = system_prompt(c.task.grading_timeout, c.task.command_timeout)
-        for record in select_records(c.difficulty, c.categories, c.ids):
+        records = select_records(
+            c.difficulty, c.categories, c.ids, c.split, c.num_instances_per_family
+        )
+        for record in records:
             data = FastAPITaskData(
                 id=record["id"],
                 name=record["id"],

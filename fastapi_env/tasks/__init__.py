@@ -1,20 +1,44 @@
-"""Tasks as data: one small module per task under ``fastapi_env/tasks/<category>/``.
+"""Tasks as data: one module per task family under ``fastapi_env/tasks/<category>/``.
 
-Each task module defines ``TASK = Task(...)``. Nothing here runs a task; grading and the
-answer-key build live elsewhere. See ``docs/authoring-tasks.md`` for the authoring guide.
+A family module defines ``FAMILY = Family(...)`` (see ``family.py``); ``load_tasks`` expands
+every family into its instances, each a ``Task``. A module still defining ``TASK = Task(...)``
+is a family of one instance with no requirements (``--verify`` fails it as unconverted).
+Nothing here runs a task; grading and the answer-key build live elsewhere. See
+``docs/authoring-tasks.md`` for the authoring guide.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
+
+from fastapi_env.tasks.family import (
+    Edit,
+    Family,
+    FamilyError,
+    Requirement,
+    instance_hash,
+    render,
+    split_of,
+)
+
+__all__ = ["Edit", "Family", "FamilyError", "Requirement", "Task", "expand", "load_tasks"]
 
 Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
 TASKS_DIR = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class InstanceRequirement:
+    """A requirement as one instance states it: its text, its probes, its traps' names."""
+
+    text: str
+    probes: tuple[str, ...]
+    traps: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -40,6 +64,25 @@ class Task:
     traps: dict[str, str]
     expected_rows: list[list[Any]] | None = None
     tags: tuple[str, ...] = field(default=())
+    # Set on instances of a family (``expand``); a legacy TASK module is its own family.
+    family: str = ""
+    split: str = "train"
+    original: bool = True
+    params: dict[str, Any] = field(default_factory=dict)
+    requirements: tuple[InstanceRequirement, ...] = ()
+    edits: tuple[Edit, ...] = ()
+
+    @property
+    def family_id(self) -> str:
+        return self.family or self.id
+
+    def trap_sources(self) -> dict[str, str]:
+        """Every trap's complete source: the whole-module ones and the reference with each
+        edit applied. Raises FamilyError naming an edit that no longer applies."""
+        sources = dict(self.traps)
+        for edit in self.edits:
+            sources[edit.name] = edit.apply(self.reference, self.params)
+        return sources
 
     def __post_init__(self) -> None:
         problems = []
@@ -49,7 +92,7 @@ class Task:
             problems.append(f"id {self.id!r} must start with its category {self.category!r}/")
         if "def probe_" not in self.probes:
             problems.append("probes define no probe_<name>(client) function")
-        if not self.traps:
+        if not self.traps and not self.edits:
             problems.append("a task needs at least one trap")
         if not self.prompt.strip() or not self.reference.strip():
             problems.append("prompt and reference must be non-empty")
@@ -61,24 +104,84 @@ def categories() -> list[str]:
     return sorted(p.name for p in TASKS_DIR.iterdir() if (p / "__init__.py").exists())
 
 
-def load_tasks(only_categories: set[str] | None = None) -> list[Task]:
-    """Import the task modules (of some categories only, if given), sorted by id; raise if one
-    is malformed or misplaced."""
-    tasks: list[Task] = []
+def expand(family: Family) -> list[Task]:
+    """The family's instances, original first. Raises FamilyError if a template does not
+    render. Trap edits are applied only when asked (``Task.trap_sources``)."""
+    tasks = []
+    for number, draw in enumerate(family.draws()):
+        params = family.full_params(draw)
+        try:
+            tasks.append(
+                Task(
+                    id=f"{family.id}-{instance_hash(draw)}",
+                    title=render(family.title, params),
+                    category=family.category,
+                    difficulty=family.difficulty,  # type: ignore[arg-type]
+                    prompt=render(family.prompt, params),
+                    reference=render(family.reference, params),
+                    probes=render(family.probes, params),
+                    traps={},
+                    expected_rows=family.expected_rows if number == 0 else None,
+                    tags=family.tags,
+                    family=family.id,
+                    split=family.split,
+                    original=number == 0,
+                    params=params,
+                    requirements=tuple(
+                        InstanceRequirement(
+                            render(r.text, params), r.probe_names(), tuple(e.name for e in r.traps)
+                        )
+                        for r in family.requirements
+                    ),
+                    edits=tuple(e for r in family.requirements for e in r.traps),
+                )
+            )
+        except FamilyError as exc:
+            raise FamilyError(f"{family.id} instance {draw}: {exc}") from None
+    return tasks
+
+
+def _modules(only_categories: set[str] | None):
     for name in categories():
         if only_categories is not None and name not in only_categories:
             continue
-        category_dir = TASKS_DIR / name
-        package = f"{__name__}.{category_dir.name}"
-        for info in sorted(pkgutil.iter_modules([str(category_dir)]), key=lambda i: i.name):
-            module = importlib.import_module(f"{package}.{info.name}")
-            task = getattr(module, "TASK", None)
-            if not isinstance(task, Task):
-                raise ValueError(f"{package}.{info.name} defines no TASK = Task(...)")
-            expected_id = f"{category_dir.name}/{info.name}"
+        package = f"{__name__}.{name}"
+        for info in sorted(pkgutil.iter_modules([str(TASKS_DIR / name)]), key=lambda i: i.name):
+            yield f"{name}/{info.name}", importlib.import_module(f"{package}.{info.name}")
+
+
+def load_families(only_categories: set[str] | None = None) -> list[Family]:
+    """The converted families (modules defining FAMILY), sorted by id."""
+    families = []
+    for expected_id, module in _modules(only_categories):
+        family = getattr(module, "FAMILY", None)
+        if isinstance(family, Family):
+            _check_placement(family, expected_id, module.__name__)
+            families.append(family)
+    return families
+
+
+def _check_placement(family: Family, expected_id: str, module: str) -> None:
+    if family.id != expected_id or family.category != expected_id.split("/")[0]:
+        raise ValueError(f"{module}: id {family.id!r} should be {expected_id!r}")
+
+
+def load_tasks(only_categories: set[str] | None = None) -> list[Task]:
+    """Every instance of every family (of some categories only, if given), sorted by id; raise
+    if a module is malformed or misplaced."""
+    tasks: list[Task] = []
+    for expected_id, module in _modules(only_categories):
+        family = getattr(module, "FAMILY", None)
+        task = getattr(module, "TASK", None)
+        if isinstance(family, Family):
+            _check_placement(family, expected_id, module.__name__)
+            tasks += expand(family)
+        elif isinstance(task, Task):
             if task.id != expected_id:
-                raise ValueError(f"{package}.{info.name}: id {task.id!r} should be {expected_id!r}")
-            tasks.append(task)
+                raise ValueError(f"{module.__name__}: id {task.id!r} should be {expected_id!r}")
+            tasks.append(replace(task, family=task.id, split=split_of(task.id)))
+        else:
+            raise ValueError(f"{module.__name__} defines neither FAMILY nor TASK")
     ids = [t.id for t in tasks]
     if len(ids) != len(set(ids)):
         raise ValueError("duplicate task ids")

@@ -1,4 +1,4 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 _HEAD = '''\
 from typing import Annotated
@@ -7,9 +7,9 @@ from fastapi import Depends, FastAPI, Header, HTTPException
 from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 
-PROJECTS = {1: {"name": "apollo", "owner": "ada"}, 2: {"name": "gemini", "owner": "bob"}}
-TOKENS = {"t-ada": "ada", "t-bob": "bob", "t-root": "root"}
-ADMINS = {"root"}
+PROJECTS = {${id1}: {"name": "${name1}", "owner": "${u1}"}, ${id2}: {"name": "${name2}", "owner": "${u2}"}}
+TOKENS = {"${t1}": "${u1}", "${t2}": "${u2}", "${ta}": "${admin}"}
+ADMINS = {"${admin}"}
 AUDIT: list = []
 '''
 
@@ -68,10 +68,10 @@ _RESULT = '''
 client = TestClient(app)
 result = []
 for method, path, token in [
-    ("DELETE", "/projects/1", "t-bob"),
-    ("GET", "/projects/1", "t-bob"),
-    ("DELETE", "/projects/7", None),
-    ("DELETE", "/projects/1", "t-ada"),
+    ("DELETE", "/projects/${id1}", "${t2}"),
+    ("GET", "/projects/${id1}", "${t2}"),
+    ("DELETE", "/projects/${unknown}", None),
+    ("DELETE", "/projects/${id1}", "${t1}"),
     ("GET", "/audit", None),
 ]:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -134,7 +134,9 @@ def require_owner_or_admin(
         raise HTTPException(status_code=403, detail="not allowed")
 ''' + _ROUTES + _RESULT.replace("TestClient(app)", "TestClient(app, raise_server_exceptions=False)")
 
-TASK = Task(
+_MIDDLE = _PERMISSION + _ROUTES
+
+FAMILY = Family(
     id="dependencies/raising_dependency_short_circuits",
     title="Auth and permission dependencies that stop the request before the handler",
     category="dependencies",
@@ -143,9 +145,9 @@ TASK = Task(
 Build a small project API whose access checks live in dependencies. Module-level state,
 starting as:
 
-    PROJECTS = {1: {"name": "apollo", "owner": "ada"}, 2: {"name": "gemini", "owner": "bob"}}
-    TOKENS = {"t-ada": "ada", "t-bob": "bob", "t-root": "root"}   # token -> user
-    ADMINS = {"root"}
+    PROJECTS = {${id1}: {"name": "${name1}", "owner": "${u1}"}, ${id2}: {"name": "${name2}", "owner": "${u2}"}}
+    TOKENS = {"${t1}": "${u1}", "${t2}": "${u2}", "${ta}": "${admin}"}   # token -> user
+    ADMINS = {"${admin}"}
     AUDIT = []
 
 A project is rendered as `{"id": <id>, "name": <name>, "owner": <owner>}`.
@@ -175,10 +177,10 @@ Then fill `result` with one row per request, in this order. A request "as X" sen
 `Authorization: Bearer X`; the others send no `Authorization` header. Each row is
 `[status code (integer), the JSON body]`, or just `[status code (integer)]` when the response
 body is empty:
-1. `DELETE /projects/1` as `t-bob`
-2. `GET /projects/1` as `t-bob`
-3. `DELETE /projects/7`
-4. `DELETE /projects/1` as `t-ada`
+1. `DELETE /projects/${id1}` as `${t2}`
+2. `GET /projects/${id1}` as `${t2}`
+3. `DELETE /projects/${unknown}`
+4. `DELETE /projects/${id1}` as `${t1}`
 5. `GET /audit`
 ''',
     reference=_REFERENCE,
@@ -198,10 +200,10 @@ def _auth(token):
 
 def probe_admin_delete(client):
     return [
-        _row(client.delete("/projects/2", headers=_auth("t-ada"))),
-        _row(client.delete("/projects/2", headers=_auth("t-root"))),
-        _row(client.get("/projects/2", headers=_auth("t-root"))),
-        _row(client.delete("/projects/2", headers=_auth("t-root"))),
+        _row(client.delete("/projects/${id2}", headers=_auth("${t1}"))),
+        _row(client.delete("/projects/${id2}", headers=_auth("${ta}"))),
+        _row(client.get("/projects/${id2}", headers=_auth("${ta}"))),
+        _row(client.delete("/projects/${id2}", headers=_auth("${ta}"))),
         _row(client.get("/audit")),
     ]
 
@@ -211,18 +213,87 @@ def probe_auth_before_lookup_and_validation(client):
         _row(client.get("/projects/99")),
         _row(client.delete("/projects/abc")),
         _row(client.delete("/projects/abc", headers=_auth("nobody"))),
-        _row(client.get("/projects/1", headers={"Authorization": "t-ada"})),
-        _row(client.get("/projects/1", headers=_auth("t-ada"))),
+        _row(client.get("/projects/${id1}", headers={"Authorization": "${t1}"})),
+        _row(client.get("/projects/${id1}", headers=_auth("${t1}"))),
     ]
-    r = client.delete("/projects/abc", headers=_auth("t-ada"))
+    r = client.delete("/projects/abc", headers=_auth("${t1}"))
     rows.append([r.status_code, r.json()["detail"][0]["type"], r.json()["detail"][0]["loc"]])
     return rows
+
+def probe_forged_and_malformed_credentials(client):
+    rows = []
+    for value in ["Bearer ${u1}", "Bearer", "Bearer ", "Token ${t1}", "Bearer ${t1}x", ""]:
+        rows.append(_row(client.get("/projects/${id2}", headers={"Authorization": value})))
+    return rows
+
+
+def probe_unknown_project_and_order_of_failures(client):
+    return [
+        _row(client.get("/projects/${unknown}", headers=_auth("${t1}"))),
+        _row(client.delete("/projects/${unknown}", headers=_auth("${t2}"))),
+        _row(client.delete("/projects/${unknown}", headers=_auth("nobody"))),
+        _row(client.get("/audit")),
+    ]
 ''',
-    traps={
-        "permission dependency returns a 403 response instead of raising": _RETURNS_RESPONSES,
-        "project looked up before authentication": _LOOKUP_FIRST,
-        "permission checked after yield": _CHECK_AFTER_YIELD,
+    original={"id1": 1, "id2": 2, "name1": "apollo", "name2": "gemini", "u1": "ada", "u2": "bob",
+              "admin": "root", "tp": "t-", "unknown": 7},
+    space={
+        "id1": [{"id1": 1, "id2": 2, "unknown": 7}, {"id1": 10, "id2": 11, "unknown": 3},
+                {"id1": 4, "id2": 9, "unknown": 0}],
+        "name1": [{"name1": "apollo", "name2": "gemini"}, {"name1": "atlas", "name2": "hermes"}],
+        # token prefixes never reach a row: each rides with the users it names
+        "u1": [{"u1": "ada", "u2": "bob", "admin": "root", "tp": "t-"},
+               {"u1": "lin", "u2": "max", "admin": "ops", "tp": "tok_"},
+               {"u1": "cy", "u2": "dee", "admin": "boss", "tp": "k"}],
     },
+    derive=lambda p: {"t1": p["tp"] + p["u1"], "t2": p["tp"] + p["u2"], "ta": p["tp"] + p["admin"]},
+    instances=40,
+    requirements=(
+        Requirement(
+            "A failing check raises: the handler does not run and nothing changes (a rejected "
+            "DELETE leaves the project and `AUDIT` as they were).",
+            probes=("admin_delete",),
+            traps=(Edit("permission dependency returns a 403 response instead of raising",
+                        _MIDDLE, _RETURNS_RESPONSES[len(_HEAD + _AUTH):-len(_RESULT)]),
+                   Edit("permission checked after yield", _MIDDLE + _RESULT,
+                        _CHECK_AFTER_YIELD[len(_HEAD + _AUTH):])),
+        ),
+        Requirement(
+            "Authentication runs first: an unauthenticated request is a 401 even for an unknown "
+            "or non-integer project id; an authenticated non-integer id is FastAPI's 422.",
+            probes=("auth_before_lookup_and_validation", "unknown_project_and_order_of_failures"),
+            traps=(Edit("project looked up before authentication", _MIDDLE,
+                        _LOOKUP_FIRST[len(_HEAD + _AUTH):-len(_RESULT)]),),
+        ),
+        Requirement(
+            "Only `Bearer <known token>` authenticates: a user name as token, a bare or empty "
+            "value, another scheme or a token with a suffix is a 401.",
+            probes=("forged_and_malformed_credentials", "auth_before_lookup_and_validation"),
+            traps=(Edit("any Bearer value accepted as its own user name",
+                        '    if scheme != "Bearer" or token not in TOKENS:\n'
+                        '        raise HTTPException(status_code=401, detail="not authenticated")\n'
+                        '    return TOKENS[token]',
+                        '    if scheme != "Bearer" or not token:\n'
+                        '        raise HTTPException(status_code=401, detail="not authenticated")\n'
+                        '    return TOKENS.get(token, token)'),),
+        ),
+        Requirement(
+            "An unknown project id from an authenticated user is 404 "
+            '`{"detail": "project not found"}`, on GET and on DELETE (before the permission check).',
+            probes=("unknown_project_and_order_of_failures", "admin_delete"),
+            traps=(Edit("unknown project rendered as an empty project",
+                        '    if project_id not in PROJECTS:\n'
+                        '        raise HTTPException(status_code=404, detail="project not found")\n'
+                        '    return {"id": project_id, **PROJECTS[project_id]}',
+                        '    return {"id": project_id, **PROJECTS.get(project_id, {"owner": None})}'),),
+        ),
+        Requirement(
+            "The owner or an admin may delete (204, empty body, one `AUDIT` entry); anyone else "
+            'gets 403 `{"detail": "not allowed"}`.',
+            probes=("admin_delete",),
+            traps=(Edit("admins are not exempt", ' and user not in ADMINS:', ':'),),
+        ),
+    ),
     expected_rows=[
         [403, {"detail": "not allowed"}],
         [200, {"id": 1, "name": "apollo", "owner": "ada"}],

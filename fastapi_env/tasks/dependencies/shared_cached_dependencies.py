@@ -1,4 +1,4 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 _HEAD = '''\
 from typing import Annotated
@@ -6,8 +6,8 @@ from typing import Annotated
 from fastapi import Depends, FastAPI, Header, Query
 from fastapi.testclient import TestClient
 
-ARTICLES = ["intro", "setup", "routing", "deps", "testing"]
-COMMENTS = ["nice", "+1", "thanks"]
+ARTICLES = ${articles_code}
+COMMENTS = ${comments_code}
 COUNTERS = {"trace": 0, "ticket": 0}
 app = FastAPI()
 '''
@@ -23,9 +23,9 @@ _DEPS = '''
 
 def current_user(
     trace: Annotated[int, Depends(trace_id)],
-    x_user: Annotated[str, Header()] = "anonymous",
+    ${hparam}: Annotated[str, Header()] = "${anon}",
 ) -> dict:
-    return {"name": x_user, "trace": trace}
+    return {"name": ${hparam}, "trace": trace}
 
 
 def audit_entry(trace: Annotated[int, Depends(trace_id)]) -> dict:
@@ -34,7 +34,7 @@ def audit_entry(trace: Annotated[int, Depends(trace_id)]) -> dict:
 
 def pagination(
     offset: Annotated[int, Query(ge=0)] = 0,
-    limit: Annotated[int, Query(ge=1, le=3)] = 2,
+    limit: Annotated[int, Query(ge=1, le=${lmax})] = ${ldef},
 ) -> dict:
     return {"offset": offset, "limit": limit}
 
@@ -87,11 +87,11 @@ _RESULT = '''
 client = TestClient(app)
 result = []
 for method, path, headers in [
-    ("GET", "/whoami", {"X-User": "ada"}),
+    ("GET", "/whoami", {"${header}": "${user}"}),
     ("GET", "/whoami", {}),
     ("POST", "/tickets/pair", {}),
     ("POST", "/tickets/pair", {}),
-    ("GET", "/articles?offset=1&limit=3", {}),
+    ("GET", "/articles?offset=1&limit=${lmax}", {}),
 ]:
     r = client.request(method, path, headers=headers)
     result.append([r.status_code, r.json()])
@@ -99,15 +99,8 @@ for method, path, headers in [
 
 _REFERENCE = _HEAD + _TRACE + _DEPS + _ROUTES + _RESULT
 
-_NO_CACHE_ANYWHERE = _HEAD + _TRACE + (_DEPS + _ROUTES).replace(
-    "Depends(trace_id)", "Depends(trace_id, use_cache=False)"
-) + _RESULT
+_LRU_TRACE = '''
 
-_TICKETS_CACHED = _HEAD + _TRACE + _DEPS + _ROUTES.replace(
-    "Depends(next_ticket, use_cache=False)", "Depends(next_ticket)"
-) + _RESULT
-
-_LRU_CACHE_TRACE = _HEAD + '''
 from functools import lru_cache
 
 
@@ -115,9 +108,9 @@ from functools import lru_cache
 def trace_id() -> int:
     COUNTERS["trace"] += 1
     return COUNTERS["trace"]
-''' + _DEPS + _ROUTES + _RESULT
+'''
 
-TASK = Task(
+FAMILY = Family(
     id="dependencies/shared_cached_dependencies",
     title="Shared dependencies: one trace id per request, fresh tickets per draw",
     category="dependencies",
@@ -125,19 +118,19 @@ TASK = Task(
     prompt='''\
 Build an app whose routes share a few dependencies (module-level state, starting as shown):
 
-    ARTICLES = ["intro", "setup", "routing", "deps", "testing"]
-    COMMENTS = ["nice", "+1", "thanks"]
+    ARTICLES = ${articles_code}
+    COMMENTS = ${comments_code}
     COUNTERS = {"trace": 0, "ticket": 0}
 
 - **Trace id**: every request to any of the routes below gets one trace id: the trace counter
   is incremented once for that request and the new value is the request's trace id. Every part
   of the request that reports a trace id (the user, the audit entry, the route itself) reports
   that same value. Implement it as a dependency used by the other dependencies and the routes.
-- **Current user**: a dependency giving `{"name": <value of the X-User request header, or
-  "anonymous" if absent>, "trace": <trace id>}`.
+- **Current user**: a dependency giving `{"name": <value of the ${header} request header, or
+  "${anon}" if absent>, "trace": <trace id>}`.
 - **Audit entry**: a dependency giving `{"trace": <trace id>}`.
 - **Pagination**: a dependency shared by the two list routes, reading the integer query
-  parameters `offset` (default 0, must be >= 0) and `limit` (default 2, between 1 and 3
+  parameters `offset` (default 0, must be >= 0) and `limit` (default ${ldef}, between 1 and ${lmax}
   inclusive); out-of-range values are FastAPI's standard 422 validation error.
 - **Ticket**: a dependency that draws a ticket: it increments the ticket counter and gives the
   new value. Each draw is a new ticket, even within one request.
@@ -152,11 +145,11 @@ Routes:
 
 Then fill `result` with one row per request, in this order, each row
 `[status code (integer), the JSON body]`:
-1. `GET /whoami` with header `X-User: ada`
-2. `GET /whoami` with no `X-User` header
+1. `GET /whoami` with header `${header}: ${user}`
+2. `GET /whoami` with no `${header}` header
 3. `POST /tickets/pair`
 4. `POST /tickets/pair`
-5. `GET /articles?offset=1&limit=3`
+5. `GET /articles?offset=1&limit=${lmax}`
 ''',
     reference=_REFERENCE,
     probes='''\
@@ -164,8 +157,8 @@ def probe_more_traces_and_tickets(client):
     rows = []
     for method, path, headers in [
         ("GET", "/comments", {}),
-        ("POST", "/tickets/pair", {"X-User": "bob"}),
-        ("GET", "/whoami", {"X-User": "bob"}),
+        ("POST", "/tickets/pair", {"${header}": "bob"}),
+        ("GET", "/whoami", {"${header}": "bob"}),
     ]:
         r = client.request(method, path, headers=headers)
         rows.append([r.status_code, r.json()])
@@ -180,18 +173,83 @@ def probe_pagination_defaults(client):
     return rows
 
 
+def probe_present_but_empty_user(client):
+    r = client.get("/whoami", headers={"${header}": ""})
+    return [[r.status_code, r.json()["user"]]]
+
+
+def probe_pagination_bounds(client):
+    rows = []
+    for path in ["/articles?offset=0&limit=${lmax}", "/comments?offset=${past_end}", "/articles?limit=1"]:
+        r = client.get(path)
+        rows.append([r.status_code, r.json()])
+    return rows
+
+
 def probe_pagination_invalid_on_both_routes(client):
     rows = []
-    for path in ["/articles?limit=4", "/comments?offset=-1"]:
+    for path in ["/articles?limit=${above}", "/comments?offset=-1", "/comments?limit=0"]:
         r = client.get(path)
         rows.append([r.status_code, [[e["type"], e["loc"]] for e in r.json()["detail"]]])
     return rows
 ''',
-    traps={
-        "use_cache=False on the trace id": _NO_CACHE_ANYWHERE,
-        "ticket dependency cached within the request": _TICKETS_CACHED,
-        "trace id memoised with lru_cache": _LRU_CACHE_TRACE,
+    original={"articles": ["intro", "setup", "routing", "deps", "testing"],
+              "comments": ["nice", "+1", "thanks"], "header": "X-User", "anon": "anonymous",
+              "user": "ada", "ldef": 2, "lmax": 3},
+    space={
+        "articles": [{"articles": ["intro", "setup", "routing", "deps", "testing"],
+                      "comments": ["nice", "+1", "thanks"]},
+                     {"articles": ["a1", "a2", "a3", "a4", "a5", "a6", "a7"], "comments": ["c1", "c2"]}],
+        "header": [{"header": "X-User", "anon": "anonymous", "user": "ada"},
+                   {"header": "X-Caller", "anon": "guest", "user": "lin"},
+                   {"header": "X-Client-Name", "anon": "nobody", "user": "max"}],
+        "ldef": [{"ldef": 2, "lmax": 3}, {"ldef": 1, "lmax": 3}, {"ldef": 2, "lmax": 5},
+                 {"ldef": 3, "lmax": 4}],
     },
+    derive=lambda p: {
+        "articles_code": repr(p["articles"]).replace("'", '"'),
+        "comments_code": repr(p["comments"]).replace("'", '"'),
+        "hparam": p["header"].lower().replace("-", "_"),
+        "above": p["lmax"] + 1,
+        "past_end": len(p["comments"]) + 1,
+        "other_default": p["ldef"] + 1 if p["ldef"] < p["lmax"] else 1,
+    },
+    instances=24,
+    requirements=(
+        Requirement(
+            "One trace id per request: the counter moves once, and the user, the audit entry and "
+            "the route report the same value.",
+            probes=("more_traces_and_tickets",),
+            traps=(Edit("use_cache=False on the trace id", "Depends(trace_id)",
+                        "Depends(trace_id, use_cache=False)", count=6),
+                   Edit("trace id memoised with lru_cache", _TRACE, _LRU_TRACE)),
+        ),
+        Requirement(
+            "Each ticket draw is a new ticket, even twice within one request.",
+            probes=("more_traces_and_tickets",),
+            traps=(Edit("ticket dependency cached within the request",
+                        "Depends(next_ticket, use_cache=False)", "Depends(next_ticket)", count=2),),
+        ),
+        Requirement(
+            "The user's name is the `${header}` header's value, the empty value included; "
+            '"${anon}" only when the header is absent.',
+            probes=("present_but_empty_user", "more_traces_and_tickets"),
+            traps=(Edit("an empty header treated as absent", 'return {"name": ${hparam}, "trace": trace}',
+                        'return {"name": ${hparam} or "${anon}", "trace": trace}'),),
+        ),
+        Requirement(
+            "Pagination on both list routes: `offset` defaults to 0 and must be >= 0, `limit` "
+            "defaults to ${ldef} and must be between 1 and ${lmax} inclusive (422 otherwise); "
+            "items are the slice from offset (empty past the end).",
+            probes=("pagination_defaults", "pagination_bounds", "pagination_invalid_on_both_routes"),
+            traps=(
+                Edit("limit's upper bound exclusive", "le=${lmax})", "lt=${lmax})"),
+                Edit("limit 0 accepted", "Query(ge=1, le=", "Query(ge=0, le="),
+                Edit("negative offset accepted", "Annotated[int, Query(ge=0)] = 0", "int = 0"),
+                Edit("wrong limit default", "] = ${ldef},", "] = ${other_default},"),
+            ),
+        ),
+    ),
     expected_rows=[
         [200, {"user": {"name": "ada", "trace": 1}, "audit": {"trace": 1}, "trace": 1}],
         [200, {"user": {"name": "anonymous", "trace": 2}, "audit": {"trace": 2}, "trace": 2}],

@@ -1,4 +1,4 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 _HEAD = '''\
 from typing import Annotated
@@ -8,12 +8,12 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field
 
 LOG: list[str] = []
-STOCK = {"apple": 5, "pear": 0}
+STOCK = {"${i1}": ${s1}, "${i2}": 0}
 
 
 class Order(BaseModel):
     item: str
-    qty: int = Field(gt=0)
+    qty: int = Field(gt=${gt})
 '''
 
 _DEPS = '''
@@ -50,7 +50,7 @@ def place_order(
     if order.item not in STOCK:
         raise HTTPException(status_code=404, detail="unknown item")
     if order.qty > STOCK[order.item]:
-        raise HTTPException(status_code=409, detail="out of stock")
+        raise HTTPException(status_code=${conflict}, detail="out of stock")
     STOCK[order.item] -= order.qty
     background.add_task(LOG.append, "notify")
     return {"item": order.item, "left": STOCK[order.item], "log_at_return": list(LOG)}
@@ -70,13 +70,13 @@ _RESULT = '''
 
 client = TestClient(app)
 result = []
-r = client.post("/orders", json={"item": "apple", "qty": 2})
+r = client.post("/orders", json={"item": "${i1}", "qty": ${q1}})
 result.append([r.status_code, r.json()])
 r = client.get("/log")
 result.append([r.status_code, r.json()])
 r = client.delete("/log")
 result.append([r.status_code])
-r = client.post("/orders", json={"item": "pear", "qty": 1})
+r = client.post("/orders", json={"item": "${i2}", "qty": ${qx}})
 result.append([r.status_code, r.json()])
 r = client.get("/log")
 result.append([r.status_code, r.json()])
@@ -109,7 +109,7 @@ def place_order(
         LOG.append("conn close")
         if order.item not in STOCK:
             raise HTTPException(status_code=404, detail="unknown item")
-        raise HTTPException(status_code=409, detail="out of stock")
+        raise HTTPException(status_code=${conflict}, detail="out of stock")
     STOCK[order.item] -= order.qty
     background.add_task(LOG.append, "notify")
     LOG.append("tx commit")
@@ -127,7 +127,7 @@ def clear_log():
     LOG.clear()
 ''' + _RESULT
 
-_NO_TRY_AROUND_YIELD = _HEAD + '''
+_NO_TRY_DEPS = '''
 
 def get_connection():
     LOG.append("conn open")
@@ -139,11 +139,7 @@ def get_transaction(conn: Annotated[str, Depends(get_connection)]):
     LOG.append("tx begin")
     yield "transaction"
     LOG.append("tx commit")
-''' + _APP + _RESULT
-
-_ONLY_HTTP_EXCEPTIONS = _REFERENCE.replace(
-    "    except Exception:\n        LOG.append(\"tx rollback\")", "    except HTTPException:\n        LOG.append(\"tx rollback\")"
-)
+'''
 
 _FUNCTION_SCOPE_TX = _REFERENCE.replace(
     "tx: Annotated[str, Depends(get_transaction)]",
@@ -153,7 +149,7 @@ _FUNCTION_SCOPE_TX = _REFERENCE.replace(
     'def get_transaction(conn: Annotated[str, Depends(get_connection, scope="function")]):',
 )
 
-TASK = Task(
+FAMILY = Family(
     id="dependencies/yield_teardown_order",
     title="Connection and transaction yield dependencies: enter, commit/rollback, close",
     category="dependencies",
@@ -163,13 +159,13 @@ Build an order endpoint that runs inside a (simulated) database transaction, usi
 dependencies with `yield`. Module-level state, starting as:
 
     LOG = []                          # list of strings
-    STOCK = {"apple": 5, "pear": 0}
+    STOCK = {"${i1}": ${s1}, "${i2}": 0}
 
 Order bodies follow this model (use it as is):
 
     class Order(BaseModel):
         item: str
-        qty: int = Field(gt=0)
+        qty: int = Field(gt=${gt})
 
 Dependencies (each appends to `LOG` exactly the strings named here, nothing else):
 - **connection**: appends `"conn open"`, provides the connection, and when the request is
@@ -181,7 +177,7 @@ Dependencies (each appends to `LOG` exactly the strings named here, nothing else
 
 Routes:
 - `POST /orders` (body an `Order`; uses the transaction): appends `"handler"` to `LOG`, then:
-  unknown item -> 404 `{"detail": "unknown item"}`; `qty` larger than the stock -> 409
+  unknown item -> 404 `{"detail": "unknown item"}`; `qty` larger than the stock -> ${conflict}
   `{"detail": "out of stock"}`; otherwise it subtracts `qty` from the stock, schedules a
   background task (FastAPI `BackgroundTasks`) that appends `"notify"` to `LOG`, and answers 200
   `{"item": <item>, "left": <remaining stock>, "log_at_return": <a copy of LOG taken as the
@@ -198,10 +194,10 @@ neither the commit/rollback/close entries nor `"notify"`, a later `GET /log` con
 all, and on success `"notify"` comes before `"tx commit"`.
 
 Then fill `result` with one row per request, in this order:
-1. `POST /orders` with JSON `{"item": "apple", "qty": 2}`: `[status code (integer), the JSON body]`
+1. `POST /orders` with JSON `{"item": "${i1}", "qty": ${q1}}`: `[status code (integer), the JSON body]`
 2. `GET /log`: `[status code (integer), the JSON body]`
 3. `DELETE /log`: `[status code (integer)]`
-4. `POST /orders` with JSON `{"item": "pear", "qty": 1}`: `[status code (integer), the JSON body]`
+4. `POST /orders` with JSON `{"item": "${i2}", "qty": ${qx}}`: `[status code (integer), the JSON body]`
 5. `GET /log`: `[status code (integer), the JSON body]`
 ''',
     reference=_REFERENCE,
@@ -222,30 +218,76 @@ def _order_then_log(client, body):
 
 
 def probe_unknown_item(client):
-    return _order_then_log(client, {"item": "kiwi", "qty": 1})
+    return _order_then_log(client, {"item": "kiwi", "qty": ${qx}})
 
 
 def probe_second_success(client):
-    return _order_then_log(client, {"item": "apple", "qty": 3})
+    return _order_then_log(client, {"item": "${i1}", "qty": ${rest}})
 
 
 def probe_invalid_body_rolls_back(client):
     client.delete("/log")
-    r = client.post("/orders", json={"item": "apple", "qty": 0})
+    r = client.post("/orders", json={"item": "${i1}", "qty": ${gt}})
     detail = r.json()["detail"]
     log = client.get("/log")
     return [[r.status_code, detail[0]["type"], detail[0]["loc"]], [log.status_code, log.json()]]
 
 
 def probe_stock_exhausted(client):
-    return _order_then_log(client, {"item": "apple", "qty": 1})
+    return _order_then_log(client, {"item": "${i1}", "qty": ${qx}})
 ''',
-    traps={
-        "cleanup done inline in the handler": _INLINE_CLEANUP,
-        "no try/except/finally around yield": _NO_TRY_AROUND_YIELD,
-        "rollback only on HTTPException": _ONLY_HTTP_EXCEPTIONS,
-        "scope=function: teardown before the response": _FUNCTION_SCOPE_TX,
+    original={"i1": "apple", "i2": "pear", "s1": 5, "gt": 0, "conflict": 409, "q1": 2},
+    space={
+        "i1": [{"i1": "apple", "i2": "pear"}, {"i1": "bolt", "i2": "nut"}, {"i1": "tea", "i2": "cocoa"}],
+        "s1": [5, 7, 12],
+        "gt": [0],  # a bound of 1 shows in no row (the probes send gt and gt + 1 either way)
+        "conflict": [409, 400],
+        "q1": [2, 3],
     },
+    derive=lambda p: {"qx": p["gt"] + 1, "rest": p["s1"] - p["q1"],
+                      "other_conflict": 400 if p["conflict"] == 409 else 409},
+    instances=40,
+    requirements=(
+        Requirement(
+            "The connection always closes and the transaction commits on success, rolls back on "
+            "any exception raised while in use (HTTP errors and the body's 422 alike), before "
+            "the connection closes.",
+            probes=("unknown_item", "invalid_body_rolls_back", "stock_exhausted"),
+            traps=(
+                Edit("no try/except/finally around yield", _DEPS, _NO_TRY_DEPS),
+                Edit("rollback only on HTTPException", "    except Exception:\n        LOG.append(\"tx rollback\")",
+                     "    except HTTPException:\n        LOG.append(\"tx rollback\")"),
+            ),
+        ),
+        Requirement(
+            "Teardown keeps FastAPI's default timing: after the response and the background "
+            "task, so `log_at_return` holds neither, and `notify` precedes `tx commit`.",
+            probes=("second_success",),
+            traps=(
+                Edit("cleanup done inline in the handler", _DEPS + _APP,
+                     _INLINE_CLEANUP[len(_HEAD):-len(_RESULT)]),
+                Edit("scope=function: teardown before the response", _DEPS + _APP,
+                     _FUNCTION_SCOPE_TX[len(_HEAD):-len(_RESULT)]),
+            ),
+        ),
+        Requirement(
+            "An order for exactly the remaining stock succeeds (left 0); one unit more is "
+            '${conflict} `{"detail": "out of stock"}`; an unknown item is 404.',
+            probes=("second_success", "stock_exhausted", "unknown_item"),
+            traps=(
+                Edit("stock check inclusive", "if order.qty > STOCK[order.item]:",
+                     "if order.qty >= STOCK[order.item]:"),
+                Edit("out of stock answers 409 regardless", "status_code=${conflict}, detail=\"out of stock\"",
+                     "status_code=${other_conflict}, detail=\"out of stock\""),
+            ),
+        ),
+        Requirement(
+            "`qty` must be greater than ${gt}: `qty` ${gt} is FastAPI's 422 (and rolls back).",
+            probes=("invalid_body_rolls_back",),
+            traps=(Edit("qty bound inclusive (ge)", "qty: int = Field(gt=${gt})",
+                        "qty: int = Field(ge=${gt})"),),
+        ),
+    ),
     expected_rows=[
         [200, {"item": "apple", "left": 3, "log_at_return": ["conn open", "tx begin", "handler"]}],
         [200, ["conn open", "tx begin", "handler", "notify", "tx commit", "conn close"]],

@@ -1,0 +1,123 @@
+"""Task families: expansion, edits, splits, selection and the shipped dataset (no Docker)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import pytest
+
+from fastapi_env import dataset
+from fastapi_env.build import requirement_problems
+from fastapi_env.grading.host import AnswerKey
+from fastapi_env.tasks import Edit, Family, FamilyError, Requirement, expand, load_tasks
+
+TINY = Family(
+    id="routing/tiny",
+    title="tiny ${word}",
+    category="routing",
+    difficulty="easy",
+    prompt="Return ${word} at /${route}.",
+    reference='from fastapi import FastAPI\napp = FastAPI()\n@app.get("/${route}")\n'
+    "def f():\n    return ${word__json}\nresult = [[1]]\n",
+    probes="def probe_word(client):\n    return [[client.get('/${route}').json()]]\n",
+    requirements=(
+        Requirement(
+            "GET /${route} returns ${word}.",
+            probes=("word",),
+            traps=(Edit("wrong word", "return ${word__json}", 'return "nope"'),),
+        ),
+    ),
+    original={"word": "hi", "route": "a"},
+    space={"word": ["hi", "yo", "hey"], "route": ["a", "b"]},
+    instances=4,
+)
+
+
+def test_expansion_is_seeded_original_first_and_ids_hash_the_params():
+    first, again = expand(TINY), expand(TINY)
+    assert [t.id for t in first] == [t.id for t in again]
+    assert len(first) == 4 and len({t.id for t in first}) == 4
+    assert first[0].original and first[0].params == {"word": "hi", "route": "a"}
+    assert first[0].prompt == "Return hi at /a."
+    assert all(t.id.startswith("routing/tiny-") and not t.original for t in first[1:])
+    bigger = expand(Family(**{**TINY.__dict__, "instances": 6}))
+    assert {t.id for t in first} <= {t.id for t in bigger}  # ids do not depend on the count
+
+
+def test_an_edit_that_no_longer_applies_fails_loudly():
+    broken = Requirement("x", ("word",), (Edit("gone", "return 42", "return 0"),))
+    task = expand(Family(**{**TINY.__dict__, "requirements": (broken,)}))[0]
+    with pytest.raises(FamilyError, match="gone"):
+        task.trap_sources()
+    assert 'return "nope"' in expand(TINY)[0].trap_sources()["wrong word"]
+
+
+def test_a_template_naming_an_unknown_parameter_fails_loudly():
+    with pytest.raises(FamilyError, match="missing"):
+        expand(Family(**{**TINY.__dict__, "prompt": "uses ${missing}"}))
+
+
+def test_requirements_without_probe_or_trap_or_unnamed_probes_are_problems():
+    task = expand(TINY)[0]
+    key = AnswerKey([[1]], {"probe_word": [[1]], "probe_extra": [[2]]})
+    assert requirement_problems(task, key) == ["probe_extra checks no requirement"]
+    bare = Requirement("y", (), ())
+    lacking = expand(Family(**{**TINY.__dict__, "requirements": (*TINY.requirements, bare)}))[0]
+    problems = requirement_problems(lacking, AnswerKey([[1]], {"probe_word": [[1]]}))
+    assert any("names no probe" in p for p in problems)
+    assert any("has no trap" in p for p in problems)
+
+
+def test_splits_hold_out_whole_families():
+    tasks = load_tasks()
+    splits = defaultdict(set)
+    for task in tasks:
+        splits[task.family_id].add(task.split)
+    assert all(len(s) == 1 for s in splits.values())
+    test_families = [f for f, s in splits.items() if s == {"test"}]
+    assert 0.1 <= len(test_families) / len(splits) <= 0.3
+    shipped = json.loads(dataset.SPLITS_FILE.read_text())
+    assert sorted(shipped["test"]) == sorted(test_families)
+
+
+def test_selection_by_split_family_and_instances_per_family():
+    records = dataset.load_records()
+    train = dataset.select_records(None, None, None, "train")
+    test = dataset.select_records(None, None, None, "test")
+    assert {r["split"] for r in train} == {"train"} and {r["split"] for r in test} == {"test"}
+    assert len(train) + len(test) == len(records)
+    assert not {r["family"] for r in train} & {r["family"] for r in test}
+    one_each = dataset.select_records(None, None, None, "all", 1)
+    assert len(one_each) == len({r["family"] for r in records})
+    assert all(r["original"] for r in one_each)
+    family = records[0]["family"]
+    whole = dataset.select_records(None, None, [family])
+    assert {r["family"] for r in whole} == {family}
+    assert len(dataset.select_records(None, None, [family], "all", 2)) == min(2, len(whole))
+    with pytest.raises(ValueError, match="split"):
+        dataset.select_records(None, None, None, "validation")
+
+
+def test_no_two_instances_of_a_family_expect_the_same_rows():
+    keys = dataset.load_keys()
+    seen: dict[tuple[str, str], str] = {}
+    for record in dataset.load_records():
+        key = keys[record["id"]]
+        rows = json.dumps([key.rows, key.probes], sort_keys=True)
+        other = seen.setdefault((record["family"], rows), record["id"])
+        assert other == record["id"], f"{record['id']} expects the same rows as {other}"
+
+
+def test_the_shipped_dataset_matches_the_tasks_and_reads_with_datasets():
+    from datasets import load_dataset
+
+    tasks = {t.id: t for t in load_tasks()}
+    records = dataset.load_records()
+    assert {r["id"] for r in records} == set(tasks)
+    assert set(dataset.load_keys()) == set(tasks)
+    shipped = load_dataset("json", data_files=str(dataset.TASKS_FILE), split="train")
+    assert len(shipped) == len(records)
+    assert {"id", "family", "split", "prompt", "difficulty", "category"} <= set(
+        shipped.column_names
+    )
