@@ -19,10 +19,15 @@ Why it is built this way:
   without tool calls or after ``max_turns`` model turns (the last turn's tool calls are not
   run, as in 0.3). The harness API allows this ("a harness may run its loop in-process ...
   as long as every model call goes through endpoint + secret").
-* **The verifiers runtime is nominal.** Nothing runs in it. ``FastAPIEnv``'s config defaults
-  the seat's runtime to ``subprocess`` (0.4's default is Prime's, which needs a key), so no
-  runtime flag is needed; ``FastAPITask.setup`` refuses other runtimes and other harnesses
-  (the built-in ``bash`` harness would run the model's commands on the host).
+* **The verifiers runtime is nominal, unless the user picks one.** By default nothing runs in
+  it: ``FastAPIEnvConfig``'s config defaults the seat's runtime to ``subprocess`` (0.4's
+  default is Prime's, which needs a key), and each rollout's box is our DockerSandbox. With
+  ``--env.agent.runtime.type docker|podman|prime`` the box is that runtime's container or VM,
+  driven by ``fastapi_env.sandbox.vf_runtime.RuntimeSandbox`` (same tools, prompts, limits and
+  grade; its guarantees and named weaker ones are in that module). ``FastAPIEnvConfig``
+  hardens such a runtime's config (``vf_runtime.harden``) and ``FastAPITask.setup`` refuses
+  one that would give the box a network (``vf_runtime.check``) and other harnesses (the
+  built-in ``bash`` harness would run the model's commands on the host).
 * **Lifecycle.** ``setup`` starts the box; ``finalize`` (the box still alive) grades it with
   ``fastapi_env.grading.host.grade`` exactly like the 0.3 ``post_rollout``, stores the grade
   dict in ``trace.info["grade"]`` and ``trace.info["scoring_error"]``, never raises, and stops
@@ -54,14 +59,14 @@ from typing import Any, Literal
 
 import httpx
 import verifiers.v1 as vf
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from verifiers.v1.utils.loaders import harness_class
 
 from fastapi_env.dataset import load_keys, select_records
 from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, harness_failure
 from fastapi_env.prompts import system_prompt
-from fastapi_env.sandbox import Limits, SandboxError
-from fastapi_env.sandbox.base import WORKSPACE
+from fastapi_env.sandbox import Limits, SandboxError, vf_runtime
+from fastapi_env.sandbox.base import WORKSPACE, Sandbox
 from fastapi_env.sandbox.docker import LABEL, DockerSandbox
 from fastapi_env.sandbox.docker import sweep as sweep_containers
 from fastapi_env.tasks import load_tasks
@@ -135,7 +140,7 @@ class Settings:
 
 @dataclass
 class _Rollout:
-    box: DockerSandbox
+    box: Sandbox
     settings: Settings
 
 
@@ -215,11 +220,12 @@ class FastAPITask(vf.Task[FastAPITaskData]):
     async def setup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
         _check_pairing(trace, runtime)
         settings = self.settings
-        box = DockerSandbox(settings.image, settings.limits, labels=dict(settings.labels),
-                            preload=GRADER_PRELOAD)
+        box = _box_for(runtime, settings)
         _ROLLOUTS[trace.id] = _Rollout(box, settings)  # before start: cleanup finds it
         try:
             await box.start()
+        except vf_runtime.RuntimeRefused as exc:
+            raise vf.TaskError(f"fastapi-env cannot run on this runtime: {exc}") from exc
         except SandboxError as exc:
             await box.stop()
             raise vf.SandboxError(str(exc)) from exc
@@ -283,7 +289,7 @@ class FastAPITask(vf.Task[FastAPITaskData]):
 
 def _check_pairing(trace: vf.Trace, runtime: vf.Runtime) -> None:
     """Refuse a harness other than ours (it would run the model's commands in the verifiers
-    runtime, i.e. on the host for subprocess) and a runtime other than the nominal one."""
+    runtime, i.e. on the host for subprocess) and a runtime that cannot hold the box."""
     agent = trace.agent
     harness_id = getattr(getattr(agent.config, "harness", None), "id", None) if agent else None
     if harness_id is not None and not issubclass(harness_class(harness_id), FastAPIHarness):
@@ -292,11 +298,20 @@ def _check_pairing(trace: vf.Trace, runtime: vf.Runtime) -> None:
             "commands must run in the hardened Docker sandbox; drop --env.agent.harness.id"
         )
     if runtime.config.type != "subprocess":
-        raise vf.TaskError(
-            "fastapi-env runs the model's commands in its own hardened Docker sandbox; the "
-            f"verifiers runtime is nominal and must be 'subprocess' (got {runtime.config.type!r}"
-            "): drop --env.agent.runtime.*"
-        )
+        try:
+            vf_runtime.check(runtime.config)
+        except vf_runtime.RuntimeRefused as exc:
+            raise vf.TaskError(f"fastapi-env cannot run on this runtime: {exc}") from exc
+
+
+# ---------------------------------------------------------------- which box (issue 18 hook)
+def _box_for(runtime: vf.Runtime, settings: Settings) -> Sandbox:
+    """The hardened DockerSandbox on the nominal subprocess runtime (the default); else the
+    box of the verifiers runtime the user chose, driven through its run / write."""
+    if runtime.config.type == "subprocess":
+        return DockerSandbox(settings.image, settings.limits, labels=dict(settings.labels),
+                             preload=GRADER_PRELOAD)
+    return vf_runtime.RuntimeSandbox(runtime, settings.limits)
 
 
 class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
@@ -370,6 +385,7 @@ class FastAPIHarness(vf.Harness):
                 "no sandbox for this rollout: the fastapi-env harness runs only with the "
                 "fastapi-env taskset, whose task setup starts the box"
             )
+        endpoint = vf_runtime.host_endpoint(runtime, endpoint)  # the harness runs on the host
         system, prompt = self.resolve_text_prompt(data)
         messages: list[dict[str, Any]] = []
         if system:
@@ -444,7 +460,7 @@ class FastAPIHarness(vf.Harness):
             await rollout.box.stop()
 
 
-async def run_tool(box: DockerSandbox, call: dict[str, Any], command_timeout: float) -> str:
+async def run_tool(box: Sandbox, call: dict[str, Any], command_timeout: float) -> str:
     """Run one tool call in the box and return the tool message's text, like the 0.3
     binding. Raises _BoxFailed when the box itself is gone."""
     function = call.get("function") or {}
@@ -471,14 +487,14 @@ async def run_tool(box: DockerSandbox, call: dict[str, Any], command_timeout: fl
     return f"Error: unknown tool {name!r}; the tools are bash and write_file"
 
 
-async def _alive(box: DockerSandbox) -> bool:
+async def _alive(box: Sandbox) -> bool:
     try:
         return await box.is_alive()
     except Exception:  # noqa: BLE001 - an unreachable engine: the box is as good as gone
         return False
 
 
-async def _bash(box: DockerSandbox, command: str, timeout: float) -> str:
+async def _bash(box: Sandbox, command: str, timeout: float) -> str:
     result = await box.exec(command, timeout=int(timeout))
     await box.kill_model_processes()  # nothing a command starts outlives it, as in 0.3
     if result.timed_out:
@@ -494,7 +510,7 @@ async def _bash(box: DockerSandbox, command: str, timeout: float) -> str:
     return combined or "(no output)"
 
 
-async def _write_file(box: DockerSandbox, path: str, content: str) -> str:
+async def _write_file(box: Sandbox, path: str, content: str) -> str:
     target = path if path.startswith("/") else f"{WORKSPACE}/{path}"
     await box.write_file(target, content)
     return f"wrote {len(content.encode())} bytes to {target}"
@@ -505,6 +521,25 @@ class FastAPIEnvConfig(vf.SingleAgentEnvConfig):
     """The single-agent env with the nominal subprocess runtime as the seat's default."""
 
     agent: vf.AgentConfig = vf.AgentConfig(runtime=vf.SubprocessConfig())
+
+    @model_validator(mode="after")
+    def _harden_chosen_runtime(self) -> FastAPIEnvConfig:
+        """A verifiers runtime the user chose gets fastapi-env's defaults for what they did
+        not set (image, /workspace, empty allowlist, the taskset's CPU and memory), and no
+        network notice: the system prompt already says the box has no network."""
+        runtime, taskset = self.agent.runtime, self.taskset
+        if runtime.type != "subprocess":
+            hardened = vf_runtime.harden(
+                runtime,
+                image=getattr(taskset, "image", None),
+                cpus=getattr(taskset, "cpus", Limits.cpus),
+                memory_mb=getattr(taskset, "memory_mb", Limits.memory_mb),
+                labels=getattr(taskset, "labels", None),
+            )
+            notice = {} if "network_notice" in self.agent.model_fields_set else {
+                "network_notice": False}
+            self.agent = self.agent.model_copy(update={"runtime": hardened, **notice})
+        return self
 
 
 class FastAPIEnv(vf.SingleAgentEnv, vf.Env[FastAPIEnvConfig]):
