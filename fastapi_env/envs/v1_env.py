@@ -479,7 +479,7 @@ async def run_tool(box: Sandbox, call: dict[str, Any], command_timeout: float) -
     except KeyError as exc:
         return f"Error: {name} is missing the argument {exc}"
     except Exception as exc:  # noqa: BLE001 - SandboxError, or an engine error it did not wrap
-        if not await _alive(box):
+        if isinstance(exc, vf_runtime.ProviderError) or not await _alive(box):
             raise _BoxFailed(f"sandbox error during {name}: {exc}") from exc
         if isinstance(exc, SandboxError):  # e.g. a path the model may not write: its error
             return f"Error: {exc}"

@@ -76,6 +76,11 @@ def _ids(user: str) -> tuple[int, int]:
     return int(uid), int(gid or uid)
 
 
+class ProviderError(SandboxError):
+    """The runtime itself failed (an API error, a rate limit, a lost or dead box): never the
+    model's doing, so the rollout is a scoring error, not a tool error shown to the model."""
+
+
 class RuntimeRefused(ValueError):
     """The chosen verifiers runtime cannot give a guarantee fastapi-env needs."""
 
@@ -216,8 +221,9 @@ class RuntimeSandbox(Sandbox):
         self._stopped = True
 
     async def is_alive(self) -> bool:
-        if self._stopped:
-            return False
+        return not self._stopped and await self._answers()
+
+    async def _answers(self) -> bool:
         try:
             return (await self._run_root(["true"], 30)).exit_code == 0
         except SandboxError:
@@ -231,10 +237,10 @@ class RuntimeSandbox(Sandbox):
         try:
             return await asyncio.wait_for(self.runtime.run(argv, {}), timeout + BACKSTOP_S)
         except TimeoutError as exc:
-            raise SandboxError(f"the runtime did not return within {timeout + BACKSTOP_S:.0f} s"
-                               ) from exc
+            raise ProviderError(f"the runtime did not return within {timeout + BACKSTOP_S:.0f} s"
+                                ) from exc
         except Exception as exc:  # verifiers' SandboxError, a provider's API error, a lost box
-            raise SandboxError(f"{self.runtime.config.type} runtime: {exc}") from exc
+            raise ProviderError(f"{self.runtime.config.type} runtime: {exc}") from exc
 
     async def _stage(self, data: bytes) -> str:
         """Put ``data`` where only root can read it; box_exec reads and unlinks it."""
@@ -242,8 +248,8 @@ class RuntimeSandbox(Sandbox):
         try:
             await self.runtime.write(path, data)
         except Exception as exc:
-            raise SandboxError(f"{self.runtime.config.type} runtime: write failed: {exc}"
-                               ) from exc
+            raise ProviderError(f"{self.runtime.config.type} runtime: write failed: {exc}"
+                                ) from exc
         return path
 
     async def exec(
@@ -273,6 +279,10 @@ class RuntimeSandbox(Sandbox):
             ["python3", "-I", "-S", "-c", BOX_EXEC_SOURCE, json.dumps(spec)], timeout
         )
         seconds = time.monotonic() - started
+        if result.exit_code != 0 and not await self._answers():
+            # a CLI's exec into a dead container returns an ordinary non-zero exit
+            raise ProviderError(f"the {self.runtime.config.type} box is gone "
+                                f"(exit code {result.exit_code}: {result.stderr.strip()[-300:]})")
         timed_out = seconds >= timeout  # the host's clock decides, never an exit code
         if timed_out and uid == self._uid:
             await self.kill_model_processes()
