@@ -196,6 +196,7 @@ class RuntimeSandbox(Sandbox):
         self.limits = limits or Limits()
         self._uid, _ = _ids(MODEL_USER)
         self._stopped = False
+        self._failures: list[BaseException] = []  # the provider's, for died_of_oom
         self.timings: dict[str, list[float]] = {"execs": []}
 
     # ------------------------------------------------------------------ lifecycle
@@ -240,6 +241,7 @@ class RuntimeSandbox(Sandbox):
             raise ProviderError(f"the runtime did not return within {timeout + BACKSTOP_S:.0f} s"
                                 ) from exc
         except Exception as exc:  # verifiers' SandboxError, a provider's API error, a lost box
+            self._failures.append(exc)
             raise ProviderError(f"{self.runtime.config.type} runtime: {exc}") from exc
 
     async def _stage(self, data: bytes) -> str:
@@ -296,6 +298,17 @@ class RuntimeSandbox(Sandbox):
             seconds=round(seconds, 4),
             stdout_bytes=result.stdout.encode(),
         )
+
+    async def died_of_oom(self) -> bool:
+        """Prime reports a box killed because its processes exhausted its memory as
+        SandboxOOMError (under verifiers' SandboxError); the local engines keep the box alive
+        and the kernel kills the biggest process, which the grade shows as the model's."""
+        for failure in self._failures:
+            while failure is not None:
+                if type(failure).__name__ == "SandboxOOMError":
+                    return True
+                failure = failure.__cause__
+        return False
 
     async def kill_model_processes(self) -> None:
         """kill(-1) from the model's uid (the kernel signals them all at once, so a fork bomb
