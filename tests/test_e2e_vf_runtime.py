@@ -22,6 +22,8 @@ import pytest
 
 pytest.importorskip("verifiers.v1", reason="needs verifiers 0.4 (.venv-v04)")
 
+from fastapi_env.attacks import ATTACKS, honest_reward  # noqa: E402
+from fastapi_env.dataset import load_records  # noqa: E402
 from fastapi_env.evaluate import run_vf_eval_v1  # noqa: E402
 from fastapi_env.image import NETWORK_IMAGE  # noqa: E402
 from fastapi_env.policy_server import reference_script  # noqa: E402
@@ -111,7 +113,9 @@ def _inspect_box(run_id: str, found: dict) -> None:
                      "--network", f"container:{container}", "--cap-drop", "ALL",
                      "--cap-add", "NET_ADMIN", NETWORK_IMAGE, "iptables", "-S"],
                     capture_output=True, text=True)
-                found.update(host=inspected[0]["HostConfig"], rules=rules.stdout + rules.stderr)
+                host = json.loads(subprocess.run(["docker", "inspect", container],
+                                                 capture_output=True, text=True).stdout)
+                found.update(host=host[0]["HostConfig"], rules=rules.stdout + rules.stderr)
                 return
         time.sleep(0.2)
 
@@ -133,6 +137,7 @@ def test_the_box_has_no_way_out_and_the_model_is_unprivileged(tmp_path, run_id):
     assert "Permission denied" in probe  # the grader's private directory
     host = found["host"]
     assert host["NanoCpus"] == 1_000_000_000 and host["Memory"] == 512 * 2**20
+    assert host["PidsLimit"] == 128  # set by `docker update` after verifiers' start
     assert {"CAP_NET_ADMIN", "CAP_NET_RAW"} <= set(host["CapDrop"])
     assert "no-new-privileges" in host["SecurityOpt"]
     rules = found["rules"]
@@ -173,3 +178,23 @@ def test_a_networked_runtime_is_refused(tmp_path, run_id):
     [rollout] = run.rollouts
     assert not rollout["ok"] and rollout["grade"] is None
     assert "must have no network" in rollout["errors"][-1]["message"]
+
+
+def test_every_attack_earns_its_honest_reward_on_the_runtime(tmp_path, run_id):
+    """Each attack on a task of its own (the policy server plays by task), all in one run,
+    with the attack suite's limits: reward as honestly earned, never a scoring error."""
+    ids = sorted(r["id"] for r in load_records())[: len(ATTACKS)]
+    attack_of = dict(zip(ids, ATTACKS, strict=True))
+
+    def attacking(task, rows):
+        return ATTACKS[attack_of[task.id]][0](task, rows)
+
+    limits = ["--env.taskset.command-timeout", "10", "--env.taskset.grading-timeout", "20",
+              "--env.taskset.memory-mb", "256"]
+    run = evaluate("attacking", tmp_path, ids=ids, extra_args=limits,
+                   extra_policies={"attacking": attacking})
+    assert [r["errors"] for r in run.rollouts if r["errors"]] == []
+    got = {attack_of[r["info"]["task_id"]]: (r["reward"], r["grade"]["scoring_error"],
+                                             r["grade"]["reason"][:200]) for r in run.rollouts}
+    expected = {name: (honest_reward(f"attack-{name}"), None) for name in ATTACKS}
+    assert {name: value[:2] for name, value in got.items()} == expected, got

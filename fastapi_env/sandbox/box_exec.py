@@ -11,13 +11,18 @@ timeout, no output bound and (on some runtimes) no other user. It gives a comman
   never appears in any argv and is never a file the model's user could open;
 * **timeout**: at the deadline the command's session is killed (the host then kills every
   process of the user) and the wrapper returns; the host decides "timed out" by its own clock;
-* **output**: at most ``limit`` bytes of each stream come back, then a visible marker.
+* **output**: at most ``limit`` bytes of each stream come back, then a visible marker;
+* **memory**: the command and its descendants are the kernel's first OOM victims
+  (oom_score_adj 1000), so a memory or fork bomb cannot get this wrapper killed instead;
+* **files**: no file the command writes grows past ``file_limit`` bytes (RLIMIT_FSIZE), as the
+  default box's /workspace tmpfs bounds it (the runtimes have no such tmpfs).
 
 Exit status: the command's, or 128 + the signal that ended it; 127 when it could not start.
 """
 
 import json
 import os
+import resource
 import selectors
 import signal
 import subprocess
@@ -27,6 +32,14 @@ import time
 
 GRACE_S = 0.5  # after the command exits, how long output of its leftovers is still read
 MARKER = "\n[... output truncated by fastapi-env: {omitted} more bytes omitted ...]\n"
+
+
+def set_oom_score_adj(value):
+    """This process's; the child inherits it. (The child cannot set its own: after the uid
+    change it is no longer dumpable, so its /proc files are root's.) Going back down to 0
+    needs no privilege, since no privileged process raised the minimum."""
+    with open("/proc/self/oom_score_adj", "w") as f:
+        f.write(str(value))
 
 
 def read_stdin(path):
@@ -85,6 +98,9 @@ def collect(child, deadline, limit):
 
 def run(spec):
     stdin = read_stdin(spec.get("stdin_path"))
+    limit = spec["file_limit"]
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # inherited by the command
+    set_oom_score_adj(1000)
     try:
         child = subprocess.Popen(
             spec["argv"],
@@ -100,6 +116,8 @@ def run(spec):
     except OSError as exc:
         sys.stderr.write(f"{spec['argv'][0]}: {exc.strerror or exc}\n")
         return 127
+    finally:
+        set_oom_score_adj(0)
     if stdin is not None:
         threading.Thread(target=feed, args=(child.stdin, stdin), daemon=True).start()
     deadline = time.monotonic() + spec["timeout"]

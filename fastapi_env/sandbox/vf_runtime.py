@@ -81,6 +81,10 @@ class ProviderError(SandboxError):
     model's doing, so the rollout is a scoring error, not a tool error shown to the model."""
 
 
+class RuntimeStalled(ProviderError):
+    """The runtime's exec did not return within the command's timeout plus the backstop."""
+
+
 class RuntimeRefused(ValueError):
     """The chosen verifiers runtime cannot give a guarantee fastapi-env needs."""
 
@@ -88,25 +92,28 @@ class RuntimeRefused(ValueError):
 def weaker_guarantees(runtime_type: str) -> list[str]:
     """What this runtime gives less than the default DockerSandbox (documented in README)."""
     common = [
-        "no pids limit (verifiers' runtimes have no pids option): a fork bomb is bounded by "
-        "the memory limit only",
-        "no size limit on /workspace and /tmp beyond the runtime's disk",
+        "no size limit on /workspace and /tmp beyond the runtime's disk; each file the "
+        "model's processes write is capped at workspace_mb (RLIMIT_FSIZE)",
         "the grader starts a fresh interpreter (no preloaded FastAPI fork): about 0.5 s more",
     ]
     if runtime_type in LOCAL_ENGINES:
         return common + [
+            "the pids limit is set with `<engine> update --pids-limit` right after verifiers "
+            "starts the container (verifiers' config has no pids option)",
             "no box lifetime: the container lives until the rollout stops it or verifiers' "
             "exit hook removes it (a SIGKILLed host process leaves it running)",
             "the box reaches verifiers' egress proxy for the framework routes (the model "
             "endpoint; a request needs the model secret, which never enters the box)",
         ]
+    no_pids = ("no pids limit (verifiers' runtimes have no pids option): a fork bomb is bounded "
+               "by the memory limit only")
     if runtime_type == "prime":
-        return common + [
+        return common + [no_pids,
             "box lifetime: Prime's idle timeout only (verifiers creates sandboxes with "
             "timeout_minutes=-1)",
             "the framework routes' hosts stay allowed by Prime's egress policy",
         ]
-    return common + [f"runtime {runtime_type!r} was not run by fastapi-env's tests"]
+    return common + [no_pids, f"runtime {runtime_type!r} was not run by fastapi-env's tests"]
 
 
 def harden(runtime: Any, *, image: str | None, cpus: float, memory_mb: int,
@@ -217,12 +224,65 @@ class RuntimeSandbox(Sandbox):
             raise RuntimeRefused(f"{self.runtime.config.type} box: {result.stderr.strip()}")
         if result.exit_code != 0:
             raise SandboxError(f"could not prepare the box: {result.stderr.strip()[-500:]}")
+        if self.runtime.config.type in LOCAL_ENGINES:
+            await self._limit_pids()
+
+    async def _none_left(self) -> bool:
+        counted = await self._run_root(
+            ["python3", "-I", "-S", "-c", _COUNT_LIVE, str(self._uid)], 10)
+        return counted.exit_code == 0 and counted.stdout.strip() == "0"
+
+    async def _kill_from_host(self) -> None:
+        """Pause the container (cgroup freezer: nothing forks), SIGKILL the model's uid's
+        processes by their host pids (``<engine> top``), unpause. Needs the engine on this
+        machine and root here; best effort otherwise."""
+        import os
+        import signal
+
+        from verifiers.v1.runtimes.container import cli
+
+        engine, container = self.runtime.config.type, self.runtime.info.id
+        if (await cli(engine, "pause", container)).exit_code != 0:
+            return
+        try:
+            top = await cli(engine, "top", container, "-eo", "pid,uid")
+            for line in top.stdout.splitlines()[1:]:
+                pid, _, uid = line.strip().partition(" ")
+                if uid.strip() == str(self._uid) and pid.isdigit():
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except OSError:
+                        pass
+        finally:
+            await cli(engine, "unpause", container)
+
+    async def _limit_pids(self) -> None:
+        """The local engines can still limit a running container's pids (a fork bomb must
+        not outgrow the box); verifiers' config has no option for it."""
+        from verifiers.v1.runtimes.container import cli
+
+        engine, container = self.runtime.config.type, self.runtime.info.id
+        done = await cli(engine, "update", "--pids-limit", str(self.limits.pids), container)
+        if done.exit_code != 0:
+            raise SandboxError(f"{engine} update --pids-limit failed: {done.stderr.strip()}")
 
     async def stop(self) -> None:
         self._stopped = True
 
     async def is_alive(self) -> bool:
         return not self._stopped and await self._answers()
+
+    async def _answers_after_cleanup(self) -> bool:
+        """Whether the box still runs commands, asked again after killing the model's
+        processes: a memory or fork bomb may make one exec fail without the box being gone."""
+        for attempt in range(3):
+            if await self._answers():
+                return True
+            try:
+                await self.kill_model_processes()
+            except SandboxError:
+                await asyncio.sleep(1 + attempt)
+        return await self._answers()
 
     async def _answers(self) -> bool:
         try:
@@ -238,7 +298,7 @@ class RuntimeSandbox(Sandbox):
         try:
             return await asyncio.wait_for(self.runtime.run(argv, {}), timeout + BACKSTOP_S)
         except TimeoutError as exc:
-            raise ProviderError(f"the runtime did not return within {timeout + BACKSTOP_S:.0f} s"
+            raise RuntimeStalled(f"the runtime did not return within {timeout + BACKSTOP_S:.0f} s"
                                 ) from exc
         except Exception as exc:  # verifiers' SandboxError, a provider's API error, a lost box
             self._failures.append(exc)
@@ -266,22 +326,17 @@ class RuntimeSandbox(Sandbox):
     ) -> ExecResult:
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
         timeout = float(timeout or self.limits.command_timeout_s)
-        uid, gid = _ids(user or MODEL_USER)
-        spec = {
-            "argv": argv,
-            "uid": uid,
-            "gid": gid,
-            "cwd": workdir or WORKSPACE,
-            "timeout": timeout,
-            "limit": output_limit or self.limits.output_limit_bytes,
-            "stdin_path": await self._stage(stdin) if stdin is not None else None,
-        }
-        started = time.monotonic()
-        result = await self._run_root(
-            ["python3", "-I", "-S", "-c", BOX_EXEC_SOURCE, json.dumps(spec)], timeout
-        )
-        seconds = time.monotonic() - started
-        if result.exit_code != 0 and not await self._answers():
+        uid, _ = _ids(user or MODEL_USER)
+        try:
+            result, seconds = await self._box_exec(argv, user or MODEL_USER, timeout, stdin,
+                                                   workdir or WORKSPACE, output_limit)
+        except RuntimeStalled:
+            # a box thrashing under the model's processes stalls every exec: the model's
+            # doing if the box answers once they are killed, else the box is gone
+            if uid == self._uid and await self._answers_after_cleanup():
+                return ExecResult(None, "", "", timed_out=True, seconds=timeout + BACKSTOP_S)
+            raise
+        if result.exit_code != 0 and not await self._answers_after_cleanup():
             # a CLI's exec into a dead container returns an ordinary non-zero exit
             raise ProviderError(f"the {self.runtime.config.type} box is gone "
                                 f"(exit code {result.exit_code}: {result.stderr.strip()[-300:]})")
@@ -299,6 +354,26 @@ class RuntimeSandbox(Sandbox):
             stdout_bytes=result.stdout.encode(),
         )
 
+    async def _box_exec(self, argv: list[str], user: str, timeout: float, stdin: bytes | None,
+                        workdir: str, output_limit: int | None) -> tuple[Any, float]:
+        """One command through box_exec; (the runtime's result, host seconds)."""
+        uid, gid = _ids(user)
+        spec = {
+            "argv": argv,
+            "uid": uid,
+            "gid": gid,
+            "cwd": workdir,
+            "timeout": timeout,
+            "limit": output_limit or self.limits.output_limit_bytes,
+            "file_limit": self.limits.workspace_mb * 2**20,
+            "stdin_path": await self._stage(stdin) if stdin is not None else None,
+        }
+        started = time.monotonic()
+        result = await self._run_root(
+            ["python3", "-I", "-S", "-c", BOX_EXEC_SOURCE, json.dumps(spec)], timeout
+        )
+        return result, time.monotonic() - started
+
     async def died_of_oom(self) -> bool:
         """Prime reports a box killed because its processes exhausted its memory as
         SandboxOOMError (under verifiers' SandboxError); the local engines keep the box alive
@@ -312,14 +387,19 @@ class RuntimeSandbox(Sandbox):
 
     async def kill_model_processes(self) -> None:
         """kill(-1) from the model's uid (the kernel signals them all at once, so a fork bomb
-        cannot outrun it), then count from root; repeated while any survive."""
+        cannot outrun it), then count from root; repeated while any survive. A box whose
+        pids are all taken (a fork bomb at the limit) cannot start the killer: on the local
+        engines the host then freezes the container and kills them itself."""
         for _ in range(5):
-            await self.exec(["python3", "-I", "-S", "-c", _KILL_ALL_OF_MY_USER], timeout=10)
-            counted = await self._run_root(
-                ["python3", "-I", "-S", "-c", _COUNT_LIVE, str(self._uid)], 10
-            )
-            if counted.stdout.strip() == "0":
+            await self._box_exec(["python3", "-I", "-S", "-c", _KILL_ALL_OF_MY_USER],
+                                 MODEL_USER, 10, None, "/", None)
+            if await self._none_left():
                 return
+            if self.runtime.config.type in LOCAL_ENGINES:
+                await self._kill_from_host()
+                if await self._none_left():
+                    return
+            await asyncio.sleep(0.5)
         logger.warning("processes of the model's user survived five kills")
 
     # ------------------------------------------------------------------ files
