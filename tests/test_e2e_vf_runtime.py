@@ -20,7 +20,10 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("verifiers.v1", reason="needs verifiers 0.4 (.venv-v04)")
+verifiers = pytest.importorskip("verifiers")
+if tuple(int(p) for p in verifiers.__version__.split(".")[:2]) < (0, 4):
+    pytest.skip(f"needs verifiers 0.4 (this env has {verifiers.__version__}): run it with "
+                ".venv-v04/bin/pytest (scripts/test.sh does)", allow_module_level=True)
 
 from fastapi_env.attacks import ATTACKS, honest_reward  # noqa: E402
 from fastapi_env.dataset import load_records  # noqa: E402

@@ -17,7 +17,10 @@ from types import SimpleNamespace
 
 import pytest
 
-pytest.importorskip("verifiers.v1", reason="needs verifiers 0.4 (.venv-v04)")
+verifiers = pytest.importorskip("verifiers")
+if tuple(int(p) for p in verifiers.__version__.split(".")[:2]) < (0, 4):
+    pytest.skip(f"needs verifiers 0.4 (this env has {verifiers.__version__}): run it with "
+                ".venv-v04/bin/pytest (scripts/test.sh does)", allow_module_level=True)
 
 import prime_sandboxes  # noqa: E402
 from prime_sandboxes import models as prime_models  # noqa: E402
