@@ -104,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     build.add_argument("--force", action="store_true", help="rebuild even if the tag exists")
     image.add_parser("tag", help="print the image tag the current pins produce")
+    image.add_parser("network", help="build verifiers' network helper image "
+                     "(localhost/verifiers-network:1) with debootstrap unless present")
 
     sub.add_parser("sweep", help="remove every fastapi-env container (all processes' ones)")
     serve = sub.add_parser(
@@ -152,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.action == "tag":
             print(image_mod.image_tag())
+            return 0
+        if args.action == "network":
+            print(image_mod.ensure_network_image())
             return 0
         print(image_mod.build_image(base=args.base, force=args.force))
         return 0

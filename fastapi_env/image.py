@@ -92,26 +92,41 @@ def _choose_base(client, base: str) -> str:
 
 def build_debian_base() -> None:
     """debootstrap a minimal Debian bookworm with Python 3.11 and import it as an image."""
+    _import_debian(DEBIAN_BASE, "python3,python3-venv,ca-certificates,procps")
+
+
+# verifiers 0.4's docker/podman runtimes cut a restricted box's network with `sh`, `ip`, `awk`
+# and `iptables` run in this image (verifiers/v1/runtimes/docker/__init__.py); they build it
+# from an Alpine image when it is missing, which needs a registry. The same tools from Debian
+# (minbase has dash and mawk) do the job.
+NETWORK_IMAGE = "localhost/verifiers-network:1"
+
+
+def ensure_network_image() -> str:
+    """Build verifiers' network helper image locally unless the engine has it; return it."""
+    import docker
+
+    if not _image_exists(docker.from_env(), NETWORK_IMAGE):
+        _import_debian(NETWORK_IMAGE, "iptables,iproute2")
+    return NETWORK_IMAGE
+
+
+def _import_debian(tag: str, include: str) -> None:
+    """debootstrap a minimal Debian bookworm with ``include`` and import it as ``tag``."""
     if shutil.which("debootstrap") is None:
         raise RuntimeError("debootstrap is not installed (apt-get install -y debootstrap)")
-    _say(f"building {DEBIAN_BASE} with debootstrap from {DEBIAN_MIRROR} (about a minute) ...")
+    _say(f"building {tag} with debootstrap from {DEBIAN_MIRROR} (about a minute) ...")
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="fastapi-env-rootfs-") as root:
         _run(
-            [
-                "debootstrap",
-                "--variant=minbase",
-                "--include=python3,python3-venv,ca-certificates,procps",
-                "bookworm",
-                root,
-                DEBIAN_MIRROR,
-            ],
+            ["debootstrap", "--variant=minbase", f"--include={include}", "bookworm", root,
+             DEBIAN_MIRROR],
             stdout=subprocess.DEVNULL,
         )
         tar = subprocess.Popen(["tar", "-C", root, "-c", "."], stdout=subprocess.PIPE)
-        _run(["docker", "import", "-", DEBIAN_BASE], stdin=tar.stdout, stdout=subprocess.DEVNULL)
+        _run(["docker", "import", "-", tag], stdin=tar.stdout, stdout=subprocess.DEVNULL)
         tar.wait()
-    _say(f"built {DEBIAN_BASE} in {time.monotonic() - started:.0f} s")
+    _say(f"built {tag} in {time.monotonic() - started:.0f} s")
 
 
 def download_wheels(dest: Path) -> None:

@@ -29,6 +29,15 @@ stage "docker engine"
 uv run fastapi-env image build --base "${FASTAPI_ENV_BASE:-auto}"
 stage "sandbox image"
 
+# verifiers 0.4's docker runtime restricts a box's network with this helper image; built here
+# with debootstrap, as it would otherwise pull Alpine from a registry (skipped when present).
+if [ "${FASTAPI_ENV_SKIP_V04:-0}" != 1 ]; then
+  command -v debootstrap >/dev/null 2>&1 \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; }
+  uv run fastapi-env image network
+  stage "verifiers network helper image"
+fi
+
 if [ "${FASTAPI_ENV_SKIP_V04:-0}" != 1 ]; then
   bash scripts/venv-v04.sh
   stage "verifiers 0.4 venv"

@@ -20,5 +20,6 @@ run uv run python test_compare.py
 run uv run python build_tasks.py --verify --full-per-family 2
 run uv run pytest -q -p no:cacheprovider
 if [ "${FASTAPI_ENV_SKIP_V04:-0}" != 1 ]; then
-  run .venv-v04/bin/pytest -q -p no:cacheprovider tests/test_e2e_v1.py tests/test_served_v1.py
+  run .venv-v04/bin/pytest -q -p no:cacheprovider tests/test_e2e_v1.py tests/test_served_v1.py \
+    tests/test_vf_runtime.py tests/test_e2e_vf_runtime.py
 fi

@@ -51,6 +51,11 @@ def test_too_little_memory_for_the_grader_is_refused():
         load_environment(ids=IDS[:1], memory_mb=64)
 
 
+def test_the_retired_prime_backend_says_where_prime_runs_now():
+    with pytest.raises(ValueError, match="--env.agent.runtime.type prime"):
+        load_environment(ids=IDS[:1], sandbox="prime", image="registry.example/x:1")
+
+
 @pytest.mark.parametrize("action", ["kill", "pause"])
 def test_a_container_killed_or_paused_mid_rollout_is_a_scoring_error(action):
     slow = sleep_first(8)

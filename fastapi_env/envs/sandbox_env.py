@@ -4,7 +4,10 @@ Thin on purpose: tasks, sandbox and grading live in the core. What is specific h
 
 * ``DockerSandboxClient`` speaks the subset of Prime's sandbox client that SandboxEnv calls
   (create / wait_for_creation / execute_command / delete / bulk_delete / teardown), backed by
-  the project's hardened ``DockerSandbox``. ``sandbox="prime"`` keeps verifiers' own client.
+  the project's hardened ``DockerSandbox``. ``sandbox="prime"`` is retired (``PRIME_RETIRED``):
+  it left Prime's box networked, ignored the limits, could not kill the model's processes and
+  passed the grader's job on the command line; the verifiers 0.4 binding runs on Prime's
+  sandboxes with all of those (``fastapi_env/sandbox/vf_runtime.py``).
 * ``post_rollout`` (run by SandboxEnv before it deletes the box, and before the rubric) grades
   once and caches the grade in the state. It never raises: if it did, SandboxEnv would skip
   the delete.
@@ -15,8 +18,6 @@ Thin on purpose: tasks, sandbox and grading live in the core. What is specific h
 from __future__ import annotations
 
 import asyncio
-import base64
-import shlex
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from fastapi_env import dataset
 from fastapi_env.dataset import select_records
 from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, harness_failure
 from fastapi_env.prompts import system_prompt
-from fastapi_env.sandbox import ExecResult, Limits, Sandbox, SandboxError
+from fastapi_env.sandbox import Limits, Sandbox, SandboxError
 from fastapi_env.sandbox.docker import DockerSandbox, preflight
 from fastapi_env.sandbox.docker import sweep as sweep_containers
 from fastapi_env.sandbox.pool import WarmPool
@@ -129,73 +130,17 @@ class DockerSandboxClient:
         self.boxes.clear()
 
 
-class PrimeSandbox(Sandbox):
-    """The ``Sandbox`` interface over verifiers' Prime client, for grading a remote box.
-
-    Stdin travels as base64 through a pipe inside the command, so no file holds the grader's
-    nonce. Not exercised here (no Prime key on these machines)."""
-
-    def __init__(self, client: Any, sandbox_id: str, limits: Limits) -> None:
-        self.client, self.sandbox_id, self.limits = client, sandbox_id, limits
-
-    async def start(self) -> None:
-        await self.client.wait_for_creation(self.sandbox_id)
-
-    async def exec(
-        self,
-        command: list[str] | str,
-        *,
-        timeout: float | None = None,
-        user: str | None = None,
-        stdin: bytes | None = None,
-        workdir: str | None = None,
-        output_limit: int | None = None,
-    ) -> ExecResult:
-        shell = command if isinstance(command, str) else shlex.join(command)
-        if stdin is not None:
-            encoded = base64.b64encode(stdin).decode()
-            shell = f"printf %s {encoded} | base64 -d | {shell}"
-        timeout = timeout or self.limits.command_timeout_s
-        started = time.monotonic()
-        try:
-            out = await self.client.execute_command(
-                self.sandbox_id, shell, working_dir=workdir, timeout=int(timeout)
-            )
-        except CommandTimeoutError:
-            return ExecResult(None, "", "", timed_out=True, seconds=time.monotonic() - started)
-        except Exception as exc:
-            raise SandboxError(f"prime sandbox {self.sandbox_id}: {exc}") from exc
-        return ExecResult(
-            out.exit_code,
-            out.stdout,
-            out.stderr or "",
-            seconds=time.monotonic() - started,
-            stdout_bytes=out.stdout.encode(),
-        )
-
-    async def read_file(self, path: str) -> bytes:
-        result = await self.exec(["cat", "--", path])
-        if result.exit_code != 0:
-            raise FileNotFoundError(path)
-        return result.stdout_bytes
-
-    async def write_file(self, path: str, data: bytes | str, *, user: str | None = None) -> None:
-        payload = data.encode() if isinstance(data, str) else data
-        result = await self.exec(
-            ["sh", "-c", 'mkdir -p "$(dirname "$1")" && cat > "$1"', "sh", path], stdin=payload
-        )
-        if result.exit_code != 0:
-            raise SandboxError(f"cannot write {path}: {result.stderr}")
-
-    async def stop(self) -> None:
-        pass  # SandboxEnv deletes the box itself
-
-    async def kill_model_processes(self) -> None:
-        pass  # the remote box runs everything as one user: nothing can be singled out
+PRIME_RETIRED = (
+    "sandbox='prime' is retired in the verifiers 0.2/0.3 binding: it could not deny the box's "
+    "network, apply memory/CPU/pids limits, kill the model's processes before grading or keep "
+    "the grader's job off the command line. Run on Prime's sandboxes with the verifiers 0.4 "
+    "binding instead: vf-eval fastapi-env --env.agent.runtime.type prime "
+    "--env.agent.runtime.image <your pushed copy of the sandbox image> (README: Prime)"
+)
 
 
 class FastAPIEnv(vf.SandboxEnv):
-    """SandboxEnv on hardened Docker containers (or Prime's), graded on the host."""
+    """SandboxEnv on hardened Docker containers, graded on the host."""
 
     def __init__(
         self,
@@ -216,9 +161,9 @@ class FastAPIEnv(vf.SandboxEnv):
         self.keys, self.probes = keys, probes
         self.backend, self.limits = backend, limits
         self.grading_timeout = grading_timeout
-        if backend == "docker":
-            self.sandbox_client = DockerSandboxClient(image, limits, labels, warm_pool,
-                                                      warm_grader)
+        if backend != "docker":
+            raise ValueError(PRIME_RETIRED if backend == "prime" else f"no backend {backend!r}")
+        self.sandbox_client = DockerSandboxClient(image, limits, labels, warm_pool, warm_grader)
         self.add_tool(self.write_file, args_to_skip=["sandbox_id", "sandbox_state"])
         self.rubric = build_rubric(reward_mode)
 
@@ -249,12 +194,10 @@ class FastAPIEnv(vf.SandboxEnv):
         return args
 
     def _sandbox(self, sandbox_id: str) -> Sandbox:
-        if isinstance(self.sandbox_client, DockerSandboxClient):
-            box = self.sandbox_client.boxes.get(sandbox_id)
-            if box is None:
-                raise SandboxError(f"sandbox {sandbox_id} is gone")
-            return box
-        return PrimeSandbox(self.sandbox_client, sandbox_id, self.limits)
+        box = self.sandbox_client.boxes.get(sandbox_id)
+        if box is None:
+            raise SandboxError(f"sandbox {sandbox_id} is gone")
+        return box
 
     async def post_rollout(self, state: Any) -> None:
         """Grade after the last turn, before the box goes. Never raises."""
@@ -347,8 +290,10 @@ def load_environment(
     """Build the environment. See the README's table of arguments."""
     from datasets import Dataset
 
-    if sandbox not in ("docker", "prime"):
-        raise ValueError(f"sandbox must be 'docker' or 'prime', not {sandbox!r}")
+    if sandbox == "prime":
+        raise ValueError(PRIME_RETIRED)
+    if sandbox != "docker":
+        raise ValueError(f"sandbox must be 'docker', not {sandbox!r}")
     if reward_mode not in ("binary", "partial"):
         raise ValueError(f"reward_mode must be 'binary' or 'partial', not {reward_mode!r}")
     records = select_records(difficulty, categories, ids, split, num_instances_per_family)
@@ -363,13 +308,10 @@ def load_environment(
         for r in records
     ]
     limits = Limits(memory_mb=memory_mb, cpus=cpus, pids=pids, command_timeout_s=command_timeout)
-    if sandbox == "prime" and image is None:
-        raise ValueError("sandbox='prime' needs image=<a pushed copy of the sandbox image>")
     if memory_mb < MIN_MEMORY_MB:
         raise ValueError(f"memory_mb must be at least {MIN_MEMORY_MB}: below it the grader "
                          "itself may not fit, and its death would be blamed on the model")
-    if sandbox == "docker":
-        image = preflight(image)  # a clear error now, not a failed rollout per task
+    image = preflight(image)  # a clear error now, not a failed rollout per task
     return FastAPIEnv(
         keys={r["id"]: keys[r["id"]] for r in records},
         probes={i: t.probes for i, t in tasks.items()},

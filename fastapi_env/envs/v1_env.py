@@ -19,10 +19,15 @@ Why it is built this way:
   without tool calls or after ``max_turns`` model turns (the last turn's tool calls are not
   run, as in 0.3). The harness API allows this ("a harness may run its loop in-process ...
   as long as every model call goes through endpoint + secret").
-* **The verifiers runtime is nominal.** Nothing runs in it. ``FastAPIEnv``'s config defaults
-  the seat's runtime to ``subprocess`` (0.4's default is Prime's, which needs a key), so no
-  runtime flag is needed; ``FastAPITask.setup`` refuses other runtimes and other harnesses
-  (the built-in ``bash`` harness would run the model's commands on the host).
+* **The verifiers runtime is nominal, unless the user picks one.** By default nothing runs in
+  it: ``FastAPIEnvConfig``'s config defaults the seat's runtime to ``subprocess`` (0.4's
+  default is Prime's, which needs a key), and each rollout's box is our DockerSandbox. With
+  ``--env.agent.runtime.type docker|podman|prime`` the box is that runtime's container or VM,
+  driven by ``fastapi_env.sandbox.vf_runtime.RuntimeSandbox`` (same tools, prompts, limits and
+  grade; its guarantees and named weaker ones are in that module). ``FastAPIEnvConfig``
+  hardens such a runtime's config (``vf_runtime.harden``) and ``FastAPITask.setup`` refuses
+  one that would give the box a network (``vf_runtime.check``) and other harnesses (the
+  built-in ``bash`` harness would run the model's commands on the host).
 * **Lifecycle.** ``setup`` starts the box; ``finalize`` (the box still alive) grades it with
   ``fastapi_env.grading.host.grade`` exactly like the 0.3 ``post_rollout``, stores the grade
   dict in ``trace.info["grade"]`` and ``trace.info["scoring_error"]``, never raises, and stops
@@ -61,14 +66,14 @@ from typing import Any, Literal
 
 import httpx
 import verifiers.v1 as vf
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from verifiers.v1.utils.loaders import harness_class
 
 from fastapi_env.dataset import answer_key, select_records, shipped_prompt, task_probes
 from fastapi_env.grading.host import GRADER_PRELOAD, Grade, grade, harness_failure
 from fastapi_env.prompts import system_prompt
-from fastapi_env.sandbox import Limits, SandboxError
-from fastapi_env.sandbox.base import WORKSPACE
+from fastapi_env.sandbox import Limits, SandboxError, vf_runtime
+from fastapi_env.sandbox.base import WORKSPACE, Sandbox
 from fastapi_env.sandbox.docker import LABEL, DockerSandbox
 from fastapi_env.sandbox.docker import sweep as sweep_containers
 
@@ -128,7 +133,7 @@ MODEL_TIMEOUT = httpx.Timeout(900.0, connect=30.0)
 
 @dataclass
 class _Rollout:
-    box: DockerSandbox
+    box: Sandbox
     config: FastAPITaskConfig
 
 
@@ -216,12 +221,12 @@ class FastAPITask(vf.Task[FastAPITaskData, vf.State, FastAPITaskConfig]):
 
     async def setup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
         _check_pairing(trace, runtime)
-        config = self.config
-        box = DockerSandbox(config.image, config.limits(), labels=dict(config.labels),
-                            preload=GRADER_PRELOAD)
-        _ROLLOUTS[trace.id] = _Rollout(box, config)  # before start: cleanup finds it
+        box = _box_for(runtime, self.config)
+        _ROLLOUTS[trace.id] = _Rollout(box, self.config)  # before start: cleanup finds it
         try:
             await box.start()
+        except vf_runtime.RuntimeRefused as exc:
+            raise vf.TaskError(f"fastapi-env cannot run on this runtime: {exc}") from exc
         except SandboxError as exc:
             await box.stop()
             raise vf.SandboxError(str(exc)) from exc
@@ -287,7 +292,7 @@ class FastAPITask(vf.Task[FastAPITaskData, vf.State, FastAPITaskConfig]):
 
 def _check_pairing(trace: vf.Trace, runtime: vf.Runtime) -> None:
     """Refuse a harness other than ours (it would run the model's commands in the verifiers
-    runtime, i.e. on the host for subprocess) and a runtime other than the nominal one."""
+    runtime, i.e. on the host for subprocess) and a runtime that cannot hold the box."""
     agent = trace.agent
     harness_id = getattr(getattr(agent.config, "harness", None), "id", None) if agent else None
     if harness_id is not None and not issubclass(harness_class(harness_id), FastAPIHarness):
@@ -296,11 +301,20 @@ def _check_pairing(trace: vf.Trace, runtime: vf.Runtime) -> None:
             "commands must run in the hardened Docker sandbox; drop --env.agent.harness.id"
         )
     if runtime.config.type != "subprocess":
-        raise vf.TaskError(
-            "fastapi-env runs the model's commands in its own hardened Docker sandbox; the "
-            f"verifiers runtime is nominal and must be 'subprocess' (got {runtime.config.type!r}"
-            "): drop --env.agent.runtime.*"
-        )
+        try:
+            vf_runtime.check(runtime.config)
+        except vf_runtime.RuntimeRefused as exc:
+            raise vf.TaskError(f"fastapi-env cannot run on this runtime: {exc}") from exc
+
+
+# ---------------------------------------------------------------- which box (issue 18 hook)
+def _box_for(runtime: vf.Runtime, config: FastAPITaskConfig) -> Sandbox:
+    """The hardened DockerSandbox on the nominal subprocess runtime (the default); else the
+    box of the verifiers runtime the user chose, driven through its run / write."""
+    if runtime.config.type == "subprocess":
+        return DockerSandbox(config.image, config.limits(), labels=dict(config.labels),
+                             preload=GRADER_PRELOAD)
+    return vf_runtime.RuntimeSandbox(runtime, config.limits())
 
 
 class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
@@ -354,6 +368,7 @@ class FastAPIHarness(vf.Harness):
                 "no sandbox for this rollout: the fastapi-env harness runs only with the "
                 "fastapi-env taskset, whose task setup starts the box"
             )
+        endpoint = vf_runtime.host_endpoint(runtime, endpoint)  # the harness runs on the host
         system, prompt = self.resolve_text_prompt(data)
         messages: list[dict[str, Any]] = []
         if system:
@@ -429,7 +444,7 @@ class FastAPIHarness(vf.Harness):
             await rollout.box.stop()
 
 
-async def run_tool(box: DockerSandbox, call: dict[str, Any], command_timeout: float) -> str:
+async def run_tool(box: Sandbox, call: dict[str, Any], command_timeout: float) -> str:
     """Run one tool call in the box and return the tool message's text, like the 0.3
     binding. Raises _BoxFailed when the box itself is gone."""
     function = call.get("function") or {}
@@ -448,7 +463,7 @@ async def run_tool(box: DockerSandbox, call: dict[str, Any], command_timeout: fl
     except KeyError as exc:
         return f"Error: {name} is missing the argument {exc}"
     except Exception as exc:  # noqa: BLE001 - SandboxError, or an engine error it did not wrap
-        if not await _alive(box):
+        if isinstance(exc, vf_runtime.ProviderError) or not await _alive(box):
             raise _BoxFailed(f"sandbox error during {name}: {exc}") from exc
         if isinstance(exc, SandboxError):  # e.g. a path the model may not write: its error
             return f"Error: {exc}"
@@ -456,14 +471,14 @@ async def run_tool(box: DockerSandbox, call: dict[str, Any], command_timeout: fl
     return f"Error: unknown tool {name!r}; the tools are bash and write_file"
 
 
-async def _alive(box: DockerSandbox) -> bool:
+async def _alive(box: Sandbox) -> bool:
     try:
         return await box.is_alive()
     except Exception:  # noqa: BLE001 - an unreachable engine: the box is as good as gone
         return False
 
 
-async def _bash(box: DockerSandbox, command: str, timeout: float) -> str:
+async def _bash(box: Sandbox, command: str, timeout: float) -> str:
     result = await box.exec(command, timeout=int(timeout))
     await box.kill_model_processes()  # nothing a command starts outlives it, as in 0.3
     if result.timed_out:
@@ -479,7 +494,7 @@ async def _bash(box: DockerSandbox, command: str, timeout: float) -> str:
     return combined or "(no output)"
 
 
-async def _write_file(box: DockerSandbox, path: str, content: str) -> str:
+async def _write_file(box: Sandbox, path: str, content: str) -> str:
     target = path if path.startswith("/") else f"{WORKSPACE}/{path}"
     await box.write_file(target, content)
     return f"wrote {len(content.encode())} bytes to {target}"
@@ -490,6 +505,26 @@ class FastAPIEnvConfig(vf.SingleAgentEnvConfig):
     """The single-agent env with the nominal subprocess runtime as the seat's default."""
 
     agent: vf.AgentConfig = vf.AgentConfig(runtime=vf.SubprocessConfig())
+
+    @model_validator(mode="after")
+    def _harden_chosen_runtime(self) -> FastAPIEnvConfig:
+        """A verifiers runtime the user chose gets fastapi-env's defaults for what they did
+        not set (image, /workspace, empty allowlist, the taskset's CPU and memory), and no
+        network notice: the system prompt already says the box has no network."""
+        runtime = self.agent.runtime
+        knobs = getattr(self.taskset, "task", None)  # FastAPITaskConfig, for our taskset
+        if runtime.type != "subprocess":
+            hardened = vf_runtime.harden(
+                runtime,
+                image=getattr(knobs, "image", None),
+                cpus=getattr(knobs, "cpus", Limits.cpus),
+                memory_mb=getattr(knobs, "memory_mb", Limits.memory_mb),
+                labels=getattr(knobs, "labels", None),
+            )
+            notice = {} if "network_notice" in self.agent.model_fields_set else {
+                "network_notice": False}
+            self.agent = self.agent.model_copy(update={"runtime": hardened, **notice})
+        return self
 
 
 class FastAPIEnv(vf.SingleAgentEnv, vf.Env[FastAPIEnvConfig]):
