@@ -192,8 +192,8 @@ def test_every_attack_earns_its_honest_reward_on_the_runtime(tmp_path, run_id):
     def attacking(task, rows):
         return ATTACKS[attack_of[task.id]][0](task, rows)
 
-    limits = ["--env.taskset.command-timeout", "10", "--env.taskset.grading-timeout", "20",
-              "--env.taskset.memory-mb", "256"]
+    limits = ["--env.taskset.task.command-timeout", "10",
+              "--env.taskset.task.grading-timeout", "20", "--env.taskset.task.memory-mb", "256"]
     run = evaluate("attacking", tmp_path, ids=ids, extra_args=limits,
                    extra_policies={"attacking": attacking})
     assert [r["errors"] for r in run.rollouts if r["errors"]] == []

@@ -41,9 +41,10 @@ from fastapi_env.sandbox.vf_runtime import (  # noqa: E402
 IMAGE = "registry.example/team/fastapi-env-sandbox:0485d397ab42"
 
 
-def env_config(runtime: dict, **taskset) -> v1_env.FastAPIEnvConfig:
+def env_config(runtime: dict, **task) -> v1_env.FastAPIEnvConfig:
+    """The env config with these per-run knobs (``--env.taskset.task.*``)."""
     return v1_env.FastAPIEnvConfig.model_validate(
-        {"agent": {"runtime": runtime}, "taskset": {"id": "fastapi-env", **taskset}})
+        {"agent": {"runtime": runtime}, "taskset": {"id": "fastapi-env", "task": task}})
 
 
 # --------------------------------------------------------------------------- config
