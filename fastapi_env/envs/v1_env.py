@@ -59,6 +59,7 @@ from verifiers.v1.utils.loaders import harness_class
 
 from fastapi_env.dataset import load_keys, select_records
 from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, harness_failure
+from fastapi_env.grading.runners import write_workspace
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, SandboxError
 from fastapi_env.sandbox.base import WORKSPACE
@@ -158,6 +159,8 @@ class FastAPITasksetConfig(vf.TasksetConfig):
     """Families held out for evaluation ("test", about a fifth), the others ("train"), or all."""
     num_instances_per_family: int | None = Field(None, gt=0)
     """Keep the first n instances of each selected family, its original one first (None: all)."""
+    tier: str | list[str] | None = None
+    """"basic", "service", "repair", "recent", "security", or a list of them (None: all)."""
     max_turns: int = Field(5, ge=1)
     """Model turns per rollout."""
     command_timeout: float = Field(30.0, gt=0)
@@ -170,7 +173,9 @@ class FastAPITasksetConfig(vf.TasksetConfig):
     cpus: float = Field(1.0, gt=0)
     pids: int = Field(128, gt=0)
     reward_mode: Literal["binary", "partial"] = "binary"
-    """binary: 1.0 only when all rows and probes match; partial: mean of the two fractions."""
+    """binary: 1.0 only when all rows and probes match; partial: the fraction of requirements
+    met (the result rows count as one; a task without requirements: mean of the two
+    fractions)."""
     labels: dict[str, str] = Field(default_factory=dict)
     """Extra Docker labels on each sandbox (e.g. to find one run's boxes); never seen inside."""
 
@@ -189,6 +194,9 @@ class FastAPITaskData(vf.TaskData):
     task_id: str
     category: str
     difficulty: str
+    tier: str = "basic"
+    setup_files: dict[str, str] = Field(default_factory=dict)
+    """Written into /workspace before the first turn (a repair task's app); model-visible."""
 
 
 def _grade_of(trace: vf.Trace) -> dict[str, Any]:
@@ -224,6 +232,7 @@ class FastAPITask(vf.Task[FastAPITaskData]):
         _ROLLOUTS[trace.id] = _Rollout(box, settings)  # before start: cleanup finds it
         try:
             await box.start()
+            await write_workspace(box, self.data.setup_files)
         except SandboxError as exc:
             await box.stop()
             raise vf.SandboxError(str(exc)) from exc
@@ -265,7 +274,7 @@ class FastAPITask(vf.Task[FastAPITaskData]):
     async def correctness(self, trace: vf.Trace) -> float:
         g = _grade_of(trace)
         if self.settings.reward_mode == "partial":
-            return (g["rows_fraction"] + g["probes_fraction"]) / 2
+            return float(g["requirements_fraction"])
         return float(g["reward"])
 
     @vf.metric
@@ -283,6 +292,10 @@ class FastAPITask(vf.Task[FastAPITaskData]):
     @vf.metric
     async def scoring_error(self, trace: vf.Trace) -> float:
         return float(bool(_grade_of(trace)["scoring_error"]))
+
+    @vf.metric
+    async def security_ok(self, trace: vf.Trace) -> float:
+        return float(_grade_of(trace)["security_ok"])
 
 
 def _check_pairing(trace: vf.Trace, runtime: vf.Runtime) -> None:
@@ -309,7 +322,7 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
     def load(self) -> Iterator[FastAPITask]:
         c = self.config
         records = select_records(
-            c.difficulty, c.categories, c.ids, c.split, c.num_instances_per_family
+            c.difficulty, c.categories, c.ids, c.split, c.num_instances_per_family, c.tier
         )
         keys = load_keys()
         probes = {t.id: t.probes for t in load_tasks({r["category"] for r in records})}
@@ -335,6 +348,8 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
                 task_id=record["id"],
                 category=record["category"],
                 difficulty=record["difficulty"],
+                tier=record.get("tier", "basic"),
+                setup_files=record.get("setup_files") or {},
                 prompt=record["prompt"],
                 system_prompt=system,
             )

@@ -33,6 +33,11 @@ Template = str | Callable[[Params], str]
 # Fixed: changing the salt or the rule reshuffles the splits of every trained model.
 SPLIT_SALT = "fastapi-env/splits/v1"
 TEST_SPLIT_BUCKETS = 5
+# What kind of work a task asks for (see docs/authoring-tasks.md): one or two behaviours
+# (basic), a product-style spec of a whole service, repairing an existing app in /workspace,
+# FastAPI/Starlette/Pydantic features newer than a model's training, a spec with exploit probes.
+TIERS = ("basic", "service", "repair", "recent", "security")
+SOLUTION = "solution.py"
 
 
 class FamilyError(ValueError):
@@ -63,6 +68,7 @@ class Edit:
     old: Template
     new: Template
     count: int = 1
+    file: str = SOLUTION  # which file of the reference's workspace the edit applies to
 
     def apply(self, source: str, params: Params) -> str:
         old, new = render(self.old, params), render(self.new, params)
@@ -81,6 +87,8 @@ class Requirement:
     text: Template
     probes: tuple[str, ...]
     traps: tuple[Edit, ...]
+    # A security requirement (an exploit must fail); the grade's security_ok counts these.
+    security: bool = False
 
     def probe_names(self) -> tuple[str, ...]:
         return tuple(p if p.startswith("probe_") else f"probe_{p}" for p in self.probes)
@@ -104,6 +112,13 @@ class Family:
     instances: int = 20
     expected_rows: list[list[Any]] | None = None  # hand-written rows of the original instance
     tags: tuple[str, ...] = ()
+    tier: str = "basic"
+    # Files in /workspace before the model's first turn (path relative to it: template), e.g.
+    # the app a repair task asks to fix. The model's workspace, the reference's and every
+    # trap's start from them.
+    setup: Mapping[str, Template] = field(default_factory=dict)
+    # The reference's files besides solution.py (written over the setup files).
+    files: Mapping[str, Template] = field(default_factory=dict)
 
     @property
     def split(self) -> str:
