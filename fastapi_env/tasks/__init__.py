@@ -24,9 +24,20 @@ from fastapi_env.tasks.family import (
     Requirement,
     instance_hash,
     render,
+    with_edits,
 )
 
-__all__ = ["TIERS", "Edit", "Family", "FamilyError", "Requirement", "Task", "expand", "load_tasks"]
+__all__ = [
+    "TIERS",
+    "Edit",
+    "Family",
+    "FamilyError",
+    "Requirement",
+    "Task",
+    "expand",
+    "load_tasks",
+    "with_edits",
+]
 
 Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
@@ -125,9 +136,10 @@ class Task:
         if self.tier not in TIERS:
             problems.append(f"tier {self.tier!r} is not one of {TIERS}")
         for path in [*self.setup_files, *self.files]:
-            if path.startswith("/") or ".." in path.split("/") or path == SOLUTION:
-                problems.append(f"file {path!r} must be a relative path in /workspace, not "
-                                f"{SOLUTION} (the reference is that)")
+            if path.startswith("/") or ".." in path.split("/"):
+                problems.append(f"file {path!r} must be a relative path inside /workspace")
+        if SOLUTION in self.files:
+            problems.append(f"files must not hold {SOLUTION}: the reference is that file")
         if self.difficulty not in DIFFICULTIES:
             problems.append(f"difficulty {self.difficulty!r} is not one of {DIFFICULTIES}")
         if not self.id.startswith(f"{self.category}/"):

@@ -183,3 +183,18 @@ def _shuffled_combos(sizes: list[int], rng: random.Random, enumerate_up_to: int 
 
 def instance_hash(params: Params) -> str:
     return hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:8]
+
+
+def with_edits(files: Mapping[str, str], edits: Sequence[Edit]) -> dict[str, str]:
+    """Template files with every edit applied in turn, to its own file: a repair family's
+    setup is its reference (``files`` plus ``solution.py``) with all the planted bugs, each
+    bug also being one requirement's trap. Raises FamilyError when an edit does not apply."""
+    out = dict(files)
+    for edit in edits:
+        if not isinstance(edit.old, str) or not isinstance(edit.new, str):
+            raise FamilyError(f"edit {edit.name!r}: planted bugs must be text templates")
+        text = out.get(edit.file, "")
+        if text.count(edit.old) != edit.count:
+            raise FamilyError(f"planted bug {edit.name!r} does not apply to {edit.file}")
+        out[edit.file] = text.replace(edit.old, edit.new)
+    return out
