@@ -131,7 +131,7 @@ def run_vf_eval(
 # --------------------------------------------------------------------------- verifiers 0.4
 V04_VARIABLE = "FASTAPI_ENV_VF_EVAL_V04"
 V04_VF_EVAL = Path(__file__).resolve().parent.parent / ".venv-v04" / "bin" / "vf-eval"
-METRICS = ("rows_matched", "probes_matched", "module_imported", "scoring_error")
+METRICS = ("rows_matched", "probes_matched", "module_imported", "scoring_error", "security_ok")
 
 
 def rollout_of_trace(trace: dict) -> dict:
@@ -143,7 +143,7 @@ def rollout_of_trace(trace: dict) -> dict:
     return {
         "reward": sum(r["score"] * r.get("weight", 1.0) for r in rewards.values() if r),
         **{name: metrics.get(name) for name in METRICS},
-        "info": {k: data.get(k) for k in ("task_id", "category", "difficulty")},
+        "info": {k: data.get(k) for k in ("task_id", "category", "difficulty", "tier")},
         "grade": info.get("grade"),
         "harness": info.get("harness"),
         "ok": bool(trace.get("ok")),

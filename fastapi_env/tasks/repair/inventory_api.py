@@ -280,6 +280,18 @@ def probe_patch_changes_only_given_fields(client):
     return rows
 
 
+def probe_name_bounds(client):
+    rows = []
+    for name in ["", "n" * ${name_max}, "n" * (${name_max} + 1)]:
+        r = client.post("/items", headers=STAFF, json={**NEW, "name": name})
+        rows.append([len(name), _errors(r) if r.status_code == 422 else r.status_code])
+    item_id = client.post("/items", headers=STAFF, json=NEW).json()["id"]
+    for name in ["", "m" * ${name_max}, "m" * (${name_max} + 1)]:
+        r = client.patch(f"/items/{item_id}", headers=STAFF, json={"name": name})
+        rows.append(["patch", len(name), _errors(r) if r.status_code == 422 else r.status_code])
+    return rows
+
+
 def probe_quantity_bounds(client):
     rows = []
     for qty in [0, -1, 1]:
@@ -343,11 +355,13 @@ each row is `[status code, JSON body]`:
     original={"staff_key": "staff-7f3", "admin_key": "admin-c21", "name_max": 40, "below": 5,
               "item1": "bolts", "qty1": 3, "item2": "washers"},
     space={
-        "staff_key": [{"staff_key": "staff-7f3", "admin_key": "admin-c21"},
-                      {"staff_key": "s-0001", "admin_key": "a-9999"}],
+        # The keys never show in a response: they vary with the item names, which do.
+        "item1": [{"item1": "bolts", "item2": "washers", "staff_key": "staff-7f3",
+                   "admin_key": "admin-c21"},
+                  {"item1": "hinges", "item2": "nails", "staff_key": "s-0001",
+                   "admin_key": "a-9999"}],
         "name_max": [40, 24],
         "below": [{"below": 5, "qty1": 3}, {"below": 3, "qty1": 2}, {"below": 10, "qty1": 8}],
-        "item1": [{"item1": "bolts", "item2": "washers"}, {"item1": "hinges", "item2": "nails"}],
     },
     instances=8,
     requirements=(
@@ -364,6 +378,11 @@ each row is `[status code, JSON body]`:
                     probes=("low_stock_route_is_reachable",), traps=(_SHADOWED,)),
         Requirement("PATCH changes exactly the fields given; `\"note\": null` clears the note.",
                     probes=("patch_changes_only_given_fields",), traps=(_EXCLUDE_NONE,)),
+        Requirement("Names are 1 to ${name_max} characters, on creation and on update.",
+                    probes=("name_bounds",),
+                    traps=(Edit("patch name unbounded", "    name: str | None = Field(None, "
+                                "min_length=1, max_length=${name_max})",
+                                "    name: str | None = None", file="models.py"),)),
         Requirement("A quantity of 0 is valid, a negative one is not (422).",
                     probes=("quantity_bounds",), traps=(_OFF_BY_ONE,)),
     ),

@@ -489,8 +489,10 @@ def probe_admin_stats(client):
 def probe_unknown_paths_and_methods(client):
     m1 = _m1(client)
     rows = []
-    for method, path in [("GET", "/nope"), ("DELETE", "/me"), ("PATCH", "/books"),
-                         ("GET", "/auth/token"), ("PATCH", "/books/1")]:
+    # Paths served by one route each: for a path with several routes, Starlette 1.10's
+    # Allow header names only the first route's methods.
+    for method, path in [("GET", "/nope"), ("DELETE", "/me"), ("POST", "/admin/stats"),
+                         ("GET", "/auth/token"), ("GET", "/loans/1/return")]:
         r = client.request(method, path, headers=m1)
         rows.append([method, path, r.status_code, r.json(), r.headers.get("allow")])
     return rows
