@@ -60,6 +60,14 @@ def build_tasks_main(argv: list[str]) -> int:
     parser.add_argument(
         "--jobs", type=int, default=None, help="parallel sandboxes (default: number of cores)"
     )
+    parser.add_argument(
+        "--full-per-family",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --verify: traps, controls and the determinism check on N instances of each "
+        "family (the original first); every other instance has its key rebuilt and compared",
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="grading timeout per run (s)")
     args = parser.parse_args(argv)
 
@@ -68,7 +76,12 @@ def build_tasks_main(argv: list[str]) -> int:
     tasks = select_tasks(args.task, args.instances_per_family)
     return asyncio.run(
         build_cli.run(
-            tasks, verify=args.verify, local=args.local, jobs=args.jobs, timeout=args.timeout
+            tasks,
+            verify=args.verify,
+            local=args.local,
+            jobs=args.jobs,
+            timeout=args.timeout,
+            full_per_family=args.full_per_family,
         )
     )
 

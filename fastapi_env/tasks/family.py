@@ -90,6 +90,12 @@ class Requirement:
     # A security requirement (an exploit must fail); the grade's security_ok counts these.
     security: bool = False
 
+    def __post_init__(self) -> None:  # a lone probe name or Edit is a tuple of one
+        if isinstance(self.probes, str):
+            object.__setattr__(self, "probes", (self.probes,))
+        if isinstance(self.traps, Edit):
+            object.__setattr__(self, "traps", (self.traps,))
+
     def probe_names(self) -> tuple[str, ...]:
         return tuple(p if p.startswith("probe_") else f"probe_{p}" for p in self.probes)
 

@@ -1,4 +1,4 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 _HEAD = '''\
 from fastapi import FastAPI, HTTPException, Request
@@ -7,12 +7,12 @@ from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-EVENTS = {1: "meetup", 2: "workshop"}
+EVENTS = {${e1}: "${t1}", ${e2}: "${t2}"}
 
 
 class Registration(BaseModel):
     name: str
-    age: int = Field(ge=18)
+    age: int = Field(ge=${min_age})
     tags: list[str] = []
 
     @field_validator("name")
@@ -33,15 +33,15 @@ async def validation_handler(request: Request, exc: RequestValidationError):
     problems = [
         {
             "where": error["loc"][0],
-            "field": ".".join(str(part) for part in error["loc"][1:]),
+            "field": "${sep}".join(str(part) for part in error["loc"][1:]),
             "type": error["type"],
             "message": error["msg"],
         }
         for error in exc.errors()
     ]
     return JSONResponse(
-        status_code=400,
-        content={"error": "invalid_request", "problems": problems, "received": exc.body},
+        status_code=${status},
+        content={"error": "${code}", "problems": problems, "received": exc.body},
     )
 '''
 
@@ -66,10 +66,10 @@ _RESULT = '''
 client = TestClient(app)
 result = []
 for path, body in [
-    ("/events/1/registrations?notify=true", {"name": "Ann", "age": 30, "tags": ["vip"]}),
-    ("/events/1/registrations", {"name": "R2D2", "age": 17}),
+    ("/events/${e1}/registrations?notify=true", {"name": "${name}", "age": ${age_ok}, "tags": ["vip"]}),
+    ("/events/${e1}/registrations", {"name": "R2D2", "age": ${age_low}}),
     ("/events/x/registrations?notify=maybe", {"age": "old", "tags": ["a", 5]}),
-    ("/events/9/registrations", {"name": "Bo", "age": 40}),
+    ("/events/${unknown}/registrations", {"name": "Bo", "age": 40}),
 ]:
     r = client.post(path, json=body)
     result.append([r.status_code, r.json()])
@@ -77,16 +77,12 @@ for path, body in [
 
 _REFERENCE = _HEAD + _HANDLER + _ROUTES + _RESULT
 
-_PYDANTIC_VALIDATION_ERROR = _HEAD + _HANDLER.replace(
+_PYDANTIC_HANDLER = _HANDLER.replace(
     "@app.exception_handler(RequestValidationError)\nasync def validation_handler(request: Request, exc: RequestValidationError):",
     "@app.exception_handler(ValidationError)\nasync def validation_handler(request: Request, exc: ValidationError):",
-).replace('"received": exc.body', '"received": None') + _ROUTES + _RESULT
+).replace('"received": exc.body', '"received": None')
 
-_REQUEST_JSON = _HEAD + _HANDLER.replace('"received": exc.body', '"received": await request.json()') + _ROUTES + _RESULT
-
-_DEFAULT_STATUS = _HEAD + _HANDLER.replace("status_code=400", "status_code=422") + _ROUTES + _RESULT
-
-TASK = Task(
+FAMILY = Family(
     id="errors/validation_error_handler",
     title="Replace FastAPI's 422 with a custom 400 validation error format",
     category="errors",
@@ -95,12 +91,12 @@ TASK = Task(
 Build an event-registration API whose request-validation errors use the company's own format
 instead of FastAPI's default 422.
 
-Events live in memory: `{1: "meetup", 2: "workshop"}` (id -> title). Registration bodies follow
+Events live in memory: `{${e1}: "${t1}", ${e2}: "${t2}"}` (id -> title). Registration bodies follow
 this model (use it as is):
 
     class Registration(BaseModel):
         name: str
-        age: int = Field(ge=18)
+        age: int = Field(ge=${min_age})
         tags: list[str] = []
 
         @field_validator("name")
@@ -119,24 +115,24 @@ Routes:
   Only request-validation errors change format; other errors keep FastAPI's defaults.
 
 Whenever FastAPI rejects a request because its path/query parameters or body fail validation,
-answer **400** (not 422) with this JSON body:
+answer **${status}** (not 422) with this JSON body:
 
-    {"error": "invalid_request",
+    {"error": "${code}",
      "problems": [<one object per validation error, in the order FastAPI reports them>],
      "received": <the request's JSON body as FastAPI parsed it, or null if the request had no body>}
 
 Each problem is `{"where": <first element of the error's loc, e.g. "body", "query", "path">,
-"field": <the remaining elements of loc converted to strings and joined with ".", e.g.
-"tags.1"; "" if there are none>, "type": <the error's type>, "message": <the error's msg>}`.
+"field": <the remaining elements of loc converted to strings and joined with "${sep}", e.g.
+"tags${sep}1"; "" if there are none>, "type": <the error's type>, "message": <the error's msg>}`.
 The type and msg are exactly what FastAPI reports in its default 422 body; for instance the
 validator above produces type `value_error` with msg `Value error, name must not contain digits`.
 
 Then fill `result` with one row per request (all `POST`, with the given JSON body), in this
 order, each row `[status code (integer), the JSON body]`:
-1. `/events/1/registrations?notify=true` with `{"name": "Ann", "age": 30, "tags": ["vip"]}`
-2. `/events/1/registrations` with `{"name": "R2D2", "age": 17}`
+1. `/events/${e1}/registrations?notify=true` with `{"name": "${name}", "age": ${age_ok}, "tags": ["vip"]}`
+2. `/events/${e1}/registrations` with `{"name": "R2D2", "age": ${age_low}}`
 3. `/events/x/registrations?notify=maybe` with `{"age": "old", "tags": ["a", 5]}`
-4. `/events/9/registrations` with `{"name": "Bo", "age": 40}`
+4. `/events/${unknown}/registrations` with `{"name": "Bo", "age": 40}`
 ''',
     reference=_REFERENCE,
     probes='''\
@@ -151,27 +147,72 @@ def probe_path_error_without_body(client):
     rows = []
     r = client.get("/events/abc")
     rows.append([r.status_code, _body(r)])
-    r = client.get("/events/2")
+    r = client.get("/events/${e2}")
     rows.append([r.status_code, r.json()])
-    r = client.get("/events/3")
+    r = client.get("/events/${unknown}")
     rows.append([r.status_code, r.json()])
     return rows
 
 
 def probe_missing_body(client):
-    r = client.post("/events/2/registrations")
+    r = client.post("/events/${e2}/registrations")
     return [[r.status_code, _body(r)]]
 
 
 def probe_valid_defaults(client):
-    r = client.post("/events/2/registrations", json={"name": "Cy", "age": 18})
-    return [[r.status_code, r.json()]]
+    rows = []
+    for body in [{"name": "Cy", "age": ${min_age}}, {"name": "", "age": ${age_ok}, "tags": []}, {}]:
+        r = client.post("/events/${e2}/registrations", json=body)
+        rows.append([r.status_code, r.json()])
+    return rows
 ''',
-    traps={
-        "handler registered for pydantic.ValidationError": _PYDANTIC_VALIDATION_ERROR,
-        "received taken from await request.json()": _REQUEST_JSON,
-        "custom body but status left at 422": _DEFAULT_STATUS,
+    original={"e1": 1, "e2": 2, "t1": "meetup", "t2": "workshop", "unknown": 9, "min_age": 18,
+              "sep": ".", "status": 400, "code": "invalid_request", "name": "Ann"},
+    space={
+        "e1": [{"e1": 1, "e2": 2, "unknown": 9}, {"e1": 7, "e2": 30, "unknown": 8}],
+        "t1": [{"t1": "meetup", "t2": "workshop", "name": "Ann"}, {"t1": "gala", "t2": "hackathon", "name": "Ola"}],
+        "min_age": [18, 16, 21],
+        "sep": [".", "/", "->"],
+        "status": [{"status": 400, "code": "invalid_request"}, {"status": 400, "code": "bad_input"},
+                   {"status": 406, "code": "invalid_request"}],
     },
+    derive=lambda p: {"age_ok": 30, "age_low": p["min_age"] - 1, "wrong_sep": "." if p["sep"] != "." else "/"},
+    instances=40,
+    requirements=(
+        Requirement(
+            "Request-validation errors (path, query and body alike) answer ${status} with "
+            '`{"error": "${code}", "problems": [...], "received": ...}`; problems in FastAPI\'s '
+            'order with where, field (joined with "${sep}"), type and msg.',
+            probes=("path_error_without_body", "missing_body", "valid_defaults"),
+            traps=(Edit("handler registered for pydantic.ValidationError", _HANDLER,
+                        _PYDANTIC_HANDLER),
+                   Edit("custom body but status left at 422", "status_code=${status},", "status_code=422,"),
+                   Edit("field joined with dots", '"field": "${sep}".join(', '"field": "${wrong_sep}".join(')),
+        ),
+        Requirement(
+            "`received` is the body as FastAPI parsed it, or null when the request had none.",
+            probes=("path_error_without_body", "missing_body"),
+            traps=(Edit("received taken from await request.json()", '"received": exc.body',
+                        '"received": await request.json()'),),
+        ),
+        Requirement(
+            "`age` must be at least ${min_age} (${min_age} itself is accepted); an empty name is a "
+            "valid name; `tags` defaults to [] and `notify` to false.",
+            probes=("valid_defaults",),
+            traps=(Edit("age bound exclusive", "age: int = Field(ge=${min_age})",
+                        "age: int = Field(gt=${min_age})"),
+                   Edit("empty names rejected", "        if any(ch.isdigit() for ch in value):",
+                        "        if not value or any(ch.isdigit() for ch in value):")),
+        ),
+        Requirement(
+            'An unknown event id is FastAPI\'s usual 404 `{"detail": "event not found"}` on both routes.',
+            probes=("path_error_without_body",),
+            traps=(Edit("GET of an unknown event answers a null title",
+                        '    if event_id not in EVENTS:\n        raise HTTPException(status_code=404, detail="event not found")\n'
+                        '    return {"event_id": event_id, "title": EVENTS[event_id]}',
+                        '    return {"event_id": event_id, "title": EVENTS.get(event_id)}'),),
+        ),
+    ),
     expected_rows=[
         [201, {"event_id": 1, "notify": True, "name": "Ann", "age": 30, "tags": ["vip"]}],
         [400, {

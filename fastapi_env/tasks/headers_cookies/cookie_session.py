@@ -1,4 +1,4 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 _HEAD = '''\
 from typing import Annotated
@@ -24,11 +24,11 @@ client = TestClient(app)
 result = []
 for method, url, body in [
     ("GET", "/me", None),
-    ("POST", "/login", {"username": "ada", "lang": "fr"}),
+    ("POST", "/login", {"username": "${u1}", "lang": "${lang1}"}),
     ("GET", "/me", None),
-    ("POST", "/theme?value=dark", None),
+    ("POST", "/theme?value=${dark}", None),
     ("GET", "/me", None),
-    ("POST", "/login", {"username": "bob"}),
+    ("POST", "/login", {"username": "${u2}"}),
     ("GET", "/me", None),
 ]:
     r = client.request(method, url, json=body)
@@ -38,10 +38,10 @@ for method, url, body in [
 _LOGIN = '''\
 @app.post("/login")
 def login(data: Login, response: Response):
-    response.set_cookie("session_id", "sess-" + data.username, httponly=True, max_age=3600)
-    response.set_cookie("theme", "light")
+    response.set_cookie("session_id", "${prefix}" + data.username, httponly=True, max_age=${max_age})
+    response.set_cookie("theme", "${theme0}")
     if data.lang is not None:
-        response.set_cookie("ui-lang", data.lang)
+        response.set_cookie("${lc}", data.lang)
     return {"ok": True, "user": data.username}
 '''
 
@@ -57,11 +57,12 @@ _ME = '''\
 def me(
     session_id: Annotated[str | None, Cookie()] = None,
     theme: Annotated[str | None, Cookie()] = None,
-    ui_lang: Annotated[str | None, Cookie(alias="ui-lang")] = None,
+    ui_lang: Annotated[str | None, Cookie(alias="${lc}")] = None,
 ):
-    if session_id is None or not session_id.startswith("sess-"):
+    if session_id is None or not session_id.startswith("${prefix}"):
         raise HTTPException(status_code=401, detail="not signed in")
-    return {"user": session_id[len("sess-"):], "theme": theme or "default", "lang": ui_lang or "en"}
+    return {"user": session_id[len("${prefix}"):], "theme": "${theme_default}" if theme is None else theme,
+            "lang": "${lang_default}" if ui_lang is None else ui_lang}
 '''
 
 _THEME_OWN_RESPONSE = '''\
@@ -71,43 +72,29 @@ def set_theme(value: str, response: Response):
     return JSONResponse({"theme": value})
 '''
 
-_ME_NO_COOKIE_MARKER = '''\
-@app.get("/me")
-def me(
-    session_id: str | None = None,
-    theme: Annotated[str | None, Cookie()] = None,
-    ui_lang: Annotated[str | None, Cookie(alias="ui-lang")] = None,
-):
-    if session_id is None or not session_id.startswith("sess-"):
-        raise HTTPException(status_code=401, detail="not signed in")
-    return {"user": session_id[len("sess-"):], "theme": theme or "default", "lang": ui_lang or "en"}
-'''
-
-_ME_NO_ALIAS = _ME.replace('Cookie(alias="ui-lang")', "Cookie()")
-
 _LOGIN_ASSIGNS_HEADER = '''\
 @app.post("/login")
 def login(data: Login, response: Response):
     response.headers["set-cookie"] = (
-        "session_id=sess-" + data.username + "; HttpOnly; Max-Age=3600; Path=/; SameSite=lax"
+        "session_id=sess-" + data.username + "; HttpOnly; Max-Age=${max_age}; Path=/; SameSite=lax"
     )
-    response.headers["set-cookie"] = "theme=light; Path=/; SameSite=lax"
+    response.headers["set-cookie"] = "theme=${theme0}; Path=/; SameSite=lax"
     if data.lang is not None:
-        response.headers["set-cookie"] = "ui-lang=" + data.lang + "; Path=/; SameSite=lax"
+        response.headers["set-cookie"] = "${lc}=" + data.lang + "; Path=/; SameSite=lax"
     return {"ok": True, "user": data.username}
 '''
 
 _LOGIN_HAND_WRITTEN = '''\
 @app.post("/login")
 def login(data: Login, response: Response):
-    response.headers.append("set-cookie", "session_id=sess-" + data.username + "; HttpOnly; Max-Age=3600")
-    response.headers.append("set-cookie", "theme=light")
+    response.headers.append("set-cookie", "session_id=sess-" + data.username + "; HttpOnly; Max-Age=${max_age}")
+    response.headers.append("set-cookie", "theme=${theme0}")
     if data.lang is not None:
-        response.headers.append("set-cookie", "ui-lang=" + data.lang)
+        response.headers.append("set-cookie", "${lc}=" + data.lang)
     return {"ok": True, "user": data.username}
 '''
 
-TASK = Task(
+FAMILY = Family(
     id="headers_cookies/cookie_session",
     title="Cookie session: set cookies on the injected Response, read them with Cookie()",
     category="headers_cookies",
@@ -120,17 +107,17 @@ handlers return plain dicts that FastAPI renders as JSON (status 200).
 
 - `POST /login` takes a JSON body `{"username": <string>, "lang": <string, optional>}` (a Pydantic
   model `Login` with `lang: str | None = None`). It sets, in this order:
-  1. cookie `session_id` = `"sess-" + username`, with `httponly=True, max_age=3600`;
-  2. cookie `theme` = `"light"` (no other arguments);
-  3. only when `lang` is given (not null): cookie `ui-lang` = lang (no other arguments).
+  1. cookie `session_id` = `"${prefix}" + username`, with `httponly=True, max_age=${max_age}`;
+  2. cookie `theme` = `"${theme0}"` (no other arguments);
+  3. only when `lang` is given (not null): cookie `${lc}` = lang (no other arguments).
   It returns `{"ok": true, "user": <username>}`.
 - `POST /theme?value=<string>` (required query parameter `value`) sets cookie `theme` = value (no
   other arguments) and returns `{"theme": <value>}`.
-- `GET /me` reads the cookies `session_id`, `theme` and `ui-lang` (the cookie names are exactly
-  these; note the hyphen in `ui-lang`). If there is no `session_id` cookie, or its value does not
-  start with `sess-`, it answers 401 with `{"detail": "not signed in"}`. Otherwise it returns
-  `{"user": <session_id without the "sess-" prefix>, "theme": <theme cookie, or "default" when
-  absent>, "lang": <ui-lang cookie, or "en" when absent>}`. Query parameters play no part.
+- `GET /me` reads the cookies `session_id`, `theme` and `${lc}` (the cookie names are exactly
+  these; note the hyphen in `${lc}`). If there is no `session_id` cookie, or its value does not
+  start with `${prefix}`, it answers 401 with `{"detail": "not signed in"}`. Otherwise it returns
+  `{"user": <session_id without the "${prefix}" prefix>, "theme": <theme cookie, or "${theme_default}" when
+  absent>, "lang": <${lc} cookie, or "${lang_default}" when absent>}`. Query parameters play no part.
 
 Then make these requests in this order with **one** `TestClient(app)` (it stores the cookies the
 app sets and sends them back on later requests), each sent as
@@ -138,11 +125,11 @@ app sets and sends them back on later requests), each sent as
 row per request: `[status code (integer), the list of Set-Cookie header values in order
 (response.headers.get_list("set-cookie"), a list of strings), the JSON body]`:
 1. `GET /me`
-2. `POST /login` with body `{"username": "ada", "lang": "fr"}`
+2. `POST /login` with body `{"username": "${u1}", "lang": "${lang1}"}`
 3. `GET /me`
-4. `POST /theme?value=dark`
+4. `POST /theme?value=${dark}`
 5. `GET /me`
-6. `POST /login` with body `{"username": "bob"}`
+6. `POST /login` with body `{"username": "${u2}"}`
 7. `GET /me`
 ''',
     reference=_HEAD + _LOGIN + "\n\n" + _THEME + "\n\n" + _ME + _TAIL,
@@ -155,42 +142,69 @@ def probe_fresh_flow(client):
     rows = [_row(client.post("/login", json={"username": "zoe", "lang": "de"}))]
     rows.append(_row(client.get("/me")))
     rows.append(_row(client.post("/theme?value=sepia")))
-    rows.append(_row(client.get("/me?session_id=sess-mallory")))
+    rows.append(_row(client.get("/me?session_id=${prefix}mallory")))
     return rows
 
 
 def probe_explicit_cookie_headers(client):
     rows = []
     for cookie in [
-        "session_id=sess-kim; ui-lang=pt; theme=blue",
-        "session_id=sess-kim; ui_lang=xx",
+        "session_id=${prefix}kim; ${lc}=pt; theme=blue",
+        "session_id=${prefix}kim; ${lc_under}=xx",
         "session_id=kim",
-        "theme=dark; ui-lang=it",
+        "theme=dark; ${lc}=it",
+        "session_id=${prefix}; theme=; ${lc}=",
+        "session_id=",
     ]:
         rows.append(_row(client.get("/me", headers={"Cookie": cookie})))
     return rows
 
 
 def probe_query_is_not_a_cookie(client):
-    return [_row(client.get("/me?session_id=sess-eve&theme=x"))]
+    return [_row(client.get("/me?session_id=${prefix}eve&theme=x"))]
 ''',
-    traps={
-        "theme handler returns its own JSONResponse": (
-            _HEAD + _LOGIN + "\n\n" + _THEME_OWN_RESPONSE + "\n\n" + _ME + _TAIL
-        ),
-        "session cookie read without Cookie() (a query parameter)": (
-            _HEAD + _LOGIN + "\n\n" + _THEME + "\n\n" + _ME_NO_COOKIE_MARKER + _TAIL
-        ),
-        "ui-lang read without an alias": (
-            _HEAD + _LOGIN + "\n\n" + _THEME + "\n\n" + _ME_NO_ALIAS + _TAIL
-        ),
-        "set-cookie header assigned once per cookie": (
-            _HEAD + _LOGIN_ASSIGNS_HEADER + "\n\n" + _THEME + "\n\n" + _ME + _TAIL
-        ),
-        "Set-Cookie headers written by hand": (
-            _HEAD + _LOGIN_HAND_WRITTEN + "\n\n" + _THEME + "\n\n" + _ME + _TAIL
-        ),
+    original={"prefix": "sess-", "max_age": 3600, "theme0": "light", "lc": "ui-lang", "u1": "ada",
+              "lang1": "fr", "u2": "bob", "dark": "dark", "theme_default": "default", "lang_default": "en"},
+    space={
+        "prefix": ["sess-", "sid:", "s_"],
+        "max_age": [3600, 600],
+        "theme0": [{"theme0": "light", "dark": "dark", "theme_default": "default"},
+                   {"theme0": "solar", "dark": "night", "theme_default": "plain"}],
+        "lc": [{"lc": "ui-lang", "lang_default": "en"}, {"lc": "pref-locale", "lang_default": "en-GB"}],
+        "u1": [{"u1": "ada", "lang1": "fr", "u2": "bob"}, {"u1": "lin", "lang1": "nl", "u2": "max"}],
     },
+    derive=lambda p: {"lc_under": p["lc"].replace("-", "_")},
+    instances=40,
+    requirements=(
+        Requirement(
+            "Cookies are set on the injected Response with exactly the listed arguments, in order "
+            "(each its own Set-Cookie header with set_cookie's defaults).",
+            probes=("fresh_flow",),
+            traps=(Edit("theme handler returns its own JSONResponse", _THEME, _THEME_OWN_RESPONSE),
+                   Edit("set-cookie header assigned once per cookie", _LOGIN, _LOGIN_ASSIGNS_HEADER),
+                   Edit("Set-Cookie headers written by hand", _LOGIN, _LOGIN_HAND_WRITTEN)),
+        ),
+        Requirement(
+            "`GET /me` reads the cookies (never the query string); the lang cookie is exactly "
+            "`${lc}`.",
+            probes=("query_is_not_a_cookie", "explicit_cookie_headers"),
+            traps=(Edit("session cookie read without Cookie() (a query parameter)",
+                        "    session_id: Annotated[str | None, Cookie()] = None,", "    session_id: str | None = None,"),
+                   Edit("${lc} read without an alias", 'Cookie(alias="${lc}")', "Cookie()")),
+        ),
+        Requirement(
+            "No session cookie, or one not starting with `${prefix}` (the empty value included), "
+            "is 401; `${prefix}` alone is the user \"\"; the defaults apply only to absent "
+            "cookies (an empty cookie is the empty string).",
+            probes=("explicit_cookie_headers",),
+            traps=(Edit("empty cookies replaced by the defaults",
+                        '"theme": "${theme_default}" if theme is None else theme,',
+                        '"theme": theme or "${theme_default}",'),
+                   Edit("an empty user name refused",
+                        '    if session_id is None or not session_id.startswith("${prefix}"):',
+                        '    if session_id is None or not session_id.startswith("${prefix}") or session_id == "${prefix}":')),
+        ),
+    ),
     expected_rows=[
         [401, [], {"detail": "not signed in"}],
         [200, ["session_id=sess-ada; HttpOnly; Max-Age=3600; Path=/; SameSite=lax",

@@ -1,4 +1,4 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 _HEAD = '''\
 from typing import Annotated
@@ -13,11 +13,11 @@ app = FastAPI()
 _TAIL = '''
 
 REQUESTS = [
-    ("/whoami", {"X-Api-Version": "2", "X-Request-Id": "req-1", "User-Agent": "cli/1.0"}),
-    ("/whoami", {"x-api-version": "3", "x_legacy_id": "L-77", "User-Agent": "proxy/2"}),
-    ("/whoami", {"X-Api-Version": "two", "User-Agent": "cli/1.0"}),
+    ("/whoami", {"${vh}": "2", "${rh}": "${rid}", "User-Agent": "cli/1.0"}),
+    ("/whoami", {"${vh_lower}": "3", "${lh}": "${lid}", "User-Agent": "proxy/2"}),
+    ("/whoami", {"${vh}": "two", "User-Agent": "cli/1.0"}),
     ("/whoami", {"User-Agent": "cli/1.0"}),
-    ("/whoami?x_request_id=q1&x_api_version=5", {"X-Api-Version": "1", "User-Agent": "cli/1.0"}),
+    ("/whoami?${rp}=q1&${vp}=5", {"${vh}": "1", "User-Agent": "cli/1.0"}),
 ]
 
 
@@ -35,50 +35,30 @@ result = [row(client.get(url, headers=headers)) for url, headers in REQUESTS]
 _RIGHT = '''\
 @app.get("/whoami")
 def whoami(
-    x_api_version: Annotated[int, Header()],
+    ${vp}: Annotated[int, Header()],
     user_agent: Annotated[str, Header()],
-    x_request_id: Annotated[str | None, Header()] = None,
-    x_legacy_id: Annotated[str | None, Header(convert_underscores=False)] = None,
+    ${rp}: Annotated[str | None, Header()] = None,
+    ${lh}: Annotated[str | None, Header(convert_underscores=False)] = None,
 ):
-    return {"version": x_api_version, "request_id": x_request_id,
-            "legacy_id": x_legacy_id, "agent": user_agent}
+    return {"version": ${vp}, "request_id": ${rp},
+            "legacy_id": ${lh}, "agent": user_agent}
 '''
-
-_NO_HEADER_MARKER = _RIGHT.replace(
-    "x_request_id: Annotated[str | None, Header()] = None", "x_request_id: str | None = None"
-)
-
-_NO_CONVERSION_EVERYWHERE = '''\
-@app.get("/whoami")
-def whoami(
-    x_api_version: Annotated[int, Header(convert_underscores=False)],
-    user_agent: Annotated[str, Header()],
-    x_request_id: Annotated[str | None, Header()] = None,
-    x_legacy_id: Annotated[str | None, Header(convert_underscores=False)] = None,
-):
-    return {"version": x_api_version, "request_id": x_request_id,
-            "legacy_id": x_legacy_id, "agent": user_agent}
-'''
-
-_LEGACY_CONVERTED = _RIGHT.replace(
-    "Header(convert_underscores=False)", "Header()"
-)
 
 _MANUAL_VERSION = '''\
 @app.get("/whoami")
 def whoami(
     request: Request,
     user_agent: Annotated[str, Header()],
-    x_request_id: Annotated[str | None, Header()] = None,
-    x_legacy_id: Annotated[str | None, Header(convert_underscores=False)] = None,
+    ${rp}: Annotated[str | None, Header()] = None,
+    ${lh}: Annotated[str | None, Header(convert_underscores=False)] = None,
 ):
-    raw = request.headers.get("x-api-version", "")
+    raw = request.headers.get("${vh_lower}", "")
     version = int(raw) if raw.isdigit() else 0
-    return {"version": version, "request_id": x_request_id,
-            "legacy_id": x_legacy_id, "agent": user_agent}
+    return {"version": version, "request_id": ${rp},
+            "legacy_id": ${lh}, "agent": user_agent}
 '''
 
-TASK = Task(
+FAMILY = Family(
     id="headers_cookies/header_params",
     title="Header parameters: underscore conversion, a literal underscore header, int validation",
     category="headers_cookies",
@@ -89,22 +69,22 @@ the query string; query parameters are ignored). Header names are matched case-i
 HTTP requires, but a hyphen and an underscore are different characters in a header name. All
 validation is FastAPI's own (standard 422 responses).
 
-- `X-Api-Version`: required, an integer.
+- `${vh}`: required, an integer.
 - `User-Agent`: required string.
-- `X-Request-Id`: optional string (`null` when absent).
-- A legacy proxy sends an id in a header whose name is literally `x_legacy_id` (underscores, not
-  hyphens). Read that header, optional (`null` when absent). A header spelled `X-Legacy-Id`
+- `${rh}`: optional string (`null` when absent).
+- A legacy proxy sends an id in a header whose name is literally `${lh}` (underscores, not
+  hyphens). Read that header, optional (`null` when absent). A header spelled `${lh_hyphen}`
   (hyphens) is a different header and must be ignored.
 
 A valid request answers 200 with
 `{"version": <int>, "request_id": <str or null>, "legacy_id": <str or null>, "agent": <str>}`.
 
 Then fill `result` with one row per request, in this order (`client.get(url, headers=...)`):
-1. `GET /whoami` with headers `X-Api-Version: 2`, `X-Request-Id: req-1`, `User-Agent: cli/1.0`
-2. `GET /whoami` with headers `x-api-version: 3`, `x_legacy_id: L-77`, `User-Agent: proxy/2`
-3. `GET /whoami` with headers `X-Api-Version: two`, `User-Agent: cli/1.0`
+1. `GET /whoami` with headers `${vh}: 2`, `${rh}: ${rid}`, `User-Agent: cli/1.0`
+2. `GET /whoami` with headers `${vh_lower}: 3`, `${lh}: ${lid}`, `User-Agent: proxy/2`
+3. `GET /whoami` with headers `${vh}: two`, `User-Agent: cli/1.0`
 4. `GET /whoami` with header `User-Agent: cli/1.0`
-5. `GET /whoami?x_request_id=q1&x_api_version=5` with headers `X-Api-Version: 1`,
+5. `GET /whoami?${rp}=q1&${vp}=5` with headers `${vh}: 1`,
    `User-Agent: cli/1.0`
 
 Row format: for a 422 response, `[422, errors]` where `errors` has one entry per element of the
@@ -123,10 +103,10 @@ def _row(response):
 def probe_legacy_header(client):
     rows = []
     for headers in [
-        {"X-Api-Version": "4", "X-Legacy-Id": "hyphenated", "User-Agent": "a"},
-        [("X-Api-Version", "4"), ("X-Legacy-Id", "hyphenated"), ("x_legacy_id", "underscored"),
+        {"${vh}": "4", "${lh_hyphen}": "hyphenated", "User-Agent": "a"},
+        [("${vh}", "4"), ("${lh_hyphen}", "hyphenated"), ("${lh}", "underscored"),
          ("User-Agent", "a")],
-        {"X-Api-Version": "4", "X_LEGACY_ID": "upper", "User-Agent": "a"},
+        {"${vh}": "4", "${lh_upper}": "upper", "User-Agent": "a"},
     ]:
         rows.append(_row(client.get("/whoami", headers=headers)))
     return rows
@@ -135,25 +115,70 @@ def probe_legacy_header(client):
 def probe_version_and_request_id(client):
     rows = []
     for headers in [
-        {"X-API-VERSION": "-4", "x-request-id": "abc", "User-Agent": "b"},
-        {"X-Api-Version": "", "User-Agent": "b"},
-        {"X-Api-Version": "9", "X_Request_Id": "underscore", "User-Agent": "b"},
+        {"${vh_upper}": "-4", "${rh_lower}": "abc", "User-Agent": "b"},
+        {"${vh}": "", "User-Agent": "b"},
+        {"${vh}": "9", "${rh_under}": "underscore", "User-Agent": "b"},
     ]:
         rows.append(_row(client.get("/whoami", headers=headers)))
     return rows
 
 
 def probe_query_is_ignored(client):
-    r = client.get("/whoami?x_legacy_id=q&user_agent=q",
-                   headers={"X-Api-Version": "6", "User-Agent": "c"})
+    r = client.get("/whoami?${lh}=q&user_agent=q",
+                   headers={"${vh}": "6", "User-Agent": "c"})
     return [_row(r)]
+
+def probe_present_but_empty_values(client):
+    rows = []
+    for headers in [
+        {"${vh}": "4", "${rh}": "", "User-Agent": "d"},
+        {"${vh}": "4", "${lh}": "", "User-Agent": ""},
+        {"${vh}": " 7 ", "User-Agent": "d"},
+    ]:
+        rows.append(_row(client.get("/whoami", headers=headers)))
+    return rows
 ''',
-    traps={
-        "X-Request-Id declared without Header() (a query parameter)": _HEAD + _NO_HEADER_MARKER + _TAIL,
-        "convert_underscores=False on X-Api-Version too": _HEAD + _NO_CONVERSION_EVERYWHERE + _TAIL,
-        "legacy header read with the default conversion": _HEAD + _LEGACY_CONVERTED + _TAIL,
-        "version parsed by hand with a fallback": _HEAD + _MANUAL_VERSION + _TAIL,
+    original={"vh": "X-Api-Version", "rh": "X-Request-Id", "lh": "x_legacy_id", "rid": "req-1", "lid": "L-77"},
+    space={
+        "vh": ["X-Api-Version", "X-Client-Version", "X-Schema-Rev"],
+        "rh": [{"rh": "X-Request-Id", "rid": "req-1"}, {"rh": "X-Correlation-Id", "rid": "abc-9"},
+               {"rh": "X-Request-Id", "rid": "r/77"}],
+        "lh": [{"lh": "x_legacy_id", "lid": "L-77"}, {"lh": "x_trace_code", "lid": "LEG/4"},
+               {"lh": "old_session", "lid": "s-0"}],
     },
+    derive=lambda p: {
+        "vh_lower": p["vh"].lower(), "vp": p["vh"].lower().replace("-", "_"), "vh_upper": p["vh"].upper(),
+        "rh_lower": p["rh"].lower(), "rp": p["rh"].lower().replace("-", "_"),
+        "rh_under": p["rh"].replace("-", "_"),
+        "lh_hyphen": "-".join(w.capitalize() for w in p["lh"].split("_")), "lh_upper": p["lh"].upper(),
+    },
+    instances=36,
+    requirements=(
+        Requirement(
+            "`${rh}` is read from the header (optional, null when absent; an empty value is the "
+            "empty string), never from the query string.",
+            probes=("query_is_ignored", "version_and_request_id", "present_but_empty_values"),
+            traps=(Edit("${rh} declared without Header() (a query parameter)",
+                        "${rp}: Annotated[str | None, Header()] = None", "${rp}: str | None = None"),
+                   Edit("empty request id treated as absent", '"request_id": ${rp},',
+                        '"request_id": ${rp} or None,')),
+        ),
+        Requirement(
+            "`${vh}` is a required integer header, matched case-insensitively with its hyphens "
+            "(missing, empty or non-integer values are FastAPI's 422 with the input).",
+            probes=("version_and_request_id",),
+            traps=(Edit("convert_underscores=False on ${vh} too", "${vp}: Annotated[int, Header()]",
+                        "${vp}: Annotated[int, Header(convert_underscores=False)]"),
+                   Edit("version parsed by hand with a fallback", _RIGHT, _MANUAL_VERSION)),
+        ),
+        Requirement(
+            "The legacy header is literally `${lh}` (underscores); `${lh_hyphen}` is another "
+            "header and is ignored.",
+            probes=("legacy_header",),
+            traps=(Edit("legacy header read with the default conversion", "Header(convert_underscores=False)",
+                        "Header()"),),
+        ),
+    ),
     expected_rows=[
         [200, {"version": 2, "request_id": "req-1", "legacy_id": None, "agent": "cli/1.0"}],
         [200, {"version": 3, "request_id": None, "legacy_id": "L-77", "agent": "proxy/2"}],

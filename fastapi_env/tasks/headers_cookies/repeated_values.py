@@ -1,4 +1,4 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 _HEAD = '''\
 from typing import Annotated
@@ -14,11 +14,11 @@ _TAIL = '''
 
 REQUESTS = [
     ("/trace?region=us&region=ap",
-     [("X-Hop", "edge-1"), ("X-Tenant", "acme"), ("X-Hop", "edge-2"), ("X-Tenant", "globex"),
-      ("Cookie", "pref=dark; pref=light")]),
+     [("${hh}", "edge-1"), ("${th}", "${t1}"), ("${hh}", "edge-2"), ("${th}", "${t2}"),
+      ("Cookie", "${ck}=dark; ${ck}=light")]),
     ("/trace", []),
-    ("/trace", [("X-Hop", "a, b"), ("X-Hop", "c")]),
-    ("/trace?region=", [("X-Tenant", "acme, inc")]),
+    ("/trace", [("${hh}", "a, b"), ("${hh}", "c")]),
+    ("/trace?region=", [("${th}", "${t1}, inc")]),
 ]
 
 client = TestClient(app)
@@ -31,38 +31,38 @@ for url, headers in REQUESTS:
 _RIGHT = '''\
 @app.get("/trace")
 def trace(
-    x_hop: Annotated[list[str], Header()] = [],
-    x_tenant: Annotated[str, Header()] = "public",
-    region: str = "eu",
-    pref: Annotated[str | None, Cookie()] = None,
+    ${hp}: Annotated[list[str], Header()] = [],
+    ${tp}: Annotated[str, Header()] = "${tdef}",
+    region: str = "${rdef}",
+    pref: Annotated[str | None, Cookie(alias="${ck}")] = None,
 ):
-    return {"hops": x_hop, "hop_count": len(x_hop), "tenant": x_tenant,
+    return {"hops": ${hp}, "hop_count": len(${hp}), "tenant": ${tp},
             "region": region, "pref": pref}
 '''
 
 _COMMA_JOINED = '''\
 @app.get("/trace")
 def trace(
-    x_hop: Annotated[str | None, Header()] = None,
-    x_tenant: Annotated[str, Header()] = "public",
-    region: str = "eu",
-    pref: Annotated[str | None, Cookie()] = None,
+    ${hp}: Annotated[str | None, Header()] = None,
+    ${tp}: Annotated[str, Header()] = "${tdef}",
+    region: str = "${rdef}",
+    pref: Annotated[str | None, Cookie(alias="${ck}")] = None,
 ):
-    hops = [h.strip() for h in x_hop.split(",")] if x_hop else []
-    return {"hops": hops, "hop_count": len(hops), "tenant": x_tenant,
+    hops = [h.strip() for h in ${hp}.split(",")] if ${hp} else []
+    return {"hops": hops, "hop_count": len(hops), "tenant": ${tp},
             "region": region, "pref": pref}
 '''
 
 _TENANT_SPLIT = '''\
 @app.get("/trace")
 def trace(
-    x_hop: Annotated[list[str], Header()] = [],
-    x_tenant: Annotated[str, Header()] = "public",
-    region: str = "eu",
-    pref: Annotated[str | None, Cookie()] = None,
+    ${hp}: Annotated[list[str], Header()] = [],
+    ${tp}: Annotated[str, Header()] = "${tdef}",
+    region: str = "${rdef}",
+    pref: Annotated[str | None, Cookie(alias="${ck}")] = None,
 ):
-    tenant = x_tenant.split(",")[0].strip()
-    return {"hops": x_hop, "hop_count": len(x_hop), "tenant": tenant,
+    tenant = ${tp}.split(",")[0].strip()
+    return {"hops": ${hp}, "hop_count": len(${hp}), "tenant": tenant,
             "region": region, "pref": pref}
 '''
 
@@ -70,13 +70,13 @@ _FIRST_REGION = '''\
 @app.get("/trace")
 def trace(
     request: Request,
-    x_hop: Annotated[list[str], Header()] = [],
-    x_tenant: Annotated[str, Header()] = "public",
-    pref: Annotated[str | None, Cookie()] = None,
+    ${hp}: Annotated[list[str], Header()] = [],
+    ${tp}: Annotated[str, Header()] = "${tdef}",
+    pref: Annotated[str | None, Cookie(alias="${ck}")] = None,
 ):
     regions = request.query_params.getlist("region")
-    region = regions[0] if regions else "eu"
-    return {"hops": x_hop, "hop_count": len(x_hop), "tenant": x_tenant,
+    region = regions[0] if regions else "${rdef}"
+    return {"hops": ${hp}, "hop_count": len(${hp}), "tenant": ${tp},
             "region": region, "pref": pref}
 '''
 
@@ -84,25 +84,25 @@ _LAST_TENANT = '''\
 @app.get("/trace")
 def trace(
     request: Request,
-    x_hop: Annotated[list[str], Header()] = [],
-    region: str = "eu",
-    pref: Annotated[str | None, Cookie()] = None,
+    ${hp}: Annotated[list[str], Header()] = [],
+    region: str = "${rdef}",
+    pref: Annotated[str | None, Cookie(alias="${ck}")] = None,
 ):
-    tenants = request.headers.getlist("x-tenant")
-    tenant = tenants[-1] if tenants else "public"
-    return {"hops": x_hop, "hop_count": len(x_hop), "tenant": tenant,
+    tenants = request.headers.getlist("${th_lower}")
+    tenant = tenants[-1] if tenants else "${tdef}"
+    return {"hops": ${hp}, "hop_count": len(${hp}), "tenant": tenant,
             "region": region, "pref": pref}
 '''
 
 _LIST_WITHOUT_HEADER = '''\
 @app.get("/trace")
 def trace(
-    x_hop: list[str] = [],
-    x_tenant: Annotated[str, Header()] = "public",
-    region: str = "eu",
-    pref: Annotated[str | None, Cookie()] = None,
+    ${hp}: list[str] = [],
+    ${tp}: Annotated[str, Header()] = "${tdef}",
+    region: str = "${rdef}",
+    pref: Annotated[str | None, Cookie(alias="${ck}")] = None,
 ):
-    return {"hops": x_hop, "hop_count": len(x_hop), "tenant": x_tenant,
+    return {"hops": ${hp}, "hop_count": len(${hp}), "tenant": ${tp},
             "region": region, "pref": pref}
 '''
 
@@ -110,20 +110,20 @@ _FIRST_COOKIE = '''\
 @app.get("/trace")
 def trace(
     request: Request,
-    x_hop: Annotated[list[str], Header()] = [],
-    x_tenant: Annotated[str, Header()] = "public",
-    region: str = "eu",
+    ${hp}: Annotated[list[str], Header()] = [],
+    ${tp}: Annotated[str, Header()] = "${tdef}",
+    region: str = "${rdef}",
 ):
     pref = None
     for part in request.headers.get("cookie", "").split(";"):
         name, _, value = part.strip().partition("=")
-        if name == "pref" and pref is None:
+        if name == "${ck}" and pref is None:
             pref = value
-    return {"hops": x_hop, "hop_count": len(x_hop), "tenant": x_tenant,
+    return {"hops": ${hp}, "hop_count": len(${hp}), "tenant": ${tp},
             "region": region, "pref": pref}
 '''
 
-TASK = Task(
+FAMILY = Family(
     id="headers_cookies/repeated_values",
     title="Repeated headers, query keys and cookies: all, first, last",
     category="headers_cookies",
@@ -131,15 +131,15 @@ TASK = Task(
     prompt='''\
 Build a request-tracing endpoint, `GET /trace`, that reports what it received:
 
-- `X-Hop` request header: may be sent several times (one header line per proxy). Report every
+- `${hh}` request header: may be sent several times (one header line per proxy). Report every
   occurrence, in the order sent, each occurrence being one value exactly as sent (a comma inside a
-  value is not a separator). No `X-Hop` header means an empty list.
-- `X-Tenant` request header: one value. If it is sent more than once, the **first** occurrence is
-  used; its value is used exactly as sent. Absent means `"public"`.
+  value is not a separator). No `${hh}` header means an empty list.
+- `${th}` request header: one value. If it is sent more than once, the **first** occurrence is
+  used; its value is used exactly as sent. Absent means `"${tdef}"`.
 - `region` query parameter: one value. If the key is repeated, the **last** occurrence is used; the
-  value is used exactly as sent (possibly empty). Absent means `"eu"`.
-- `pref` cookie: if the `Cookie` header holds `pref` more than once, the **last** one is used.
-  Absent means `null`. Only the cookie counts (a `pref` query parameter is ignored).
+  value is used exactly as sent (possibly empty). Absent means `"${rdef}"`.
+- `${ck}` cookie: if the `Cookie` header holds `${ck}` more than once, the **last** one is used.
+  Absent means `null`. Only the cookie counts (a `${ck}` query parameter is ignored).
 
 It answers 200 with
 `{"hops": <list of strings>, "hop_count": <int>, "tenant": <str>, "region": <str>, "pref": <str or null>}`.
@@ -147,21 +147,21 @@ It answers 200 with
 Then fill `result` with one row per request, in this order. Send each request as
 `client.get(url, headers=[(name, value), ...])` with the header lines listed, in that order
 (repeated names are separate header lines); each row is `[status code (integer), the JSON body]`:
-1. `GET /trace?region=us&region=ap` with header lines `X-Hop: edge-1`, `X-Tenant: acme`,
-   `X-Hop: edge-2`, `X-Tenant: globex`, `Cookie: pref=dark; pref=light`
+1. `GET /trace?region=us&region=ap` with header lines `${hh}: edge-1`, `${th}: ${t1}`,
+   `${hh}: edge-2`, `${th}: ${t2}`, `Cookie: ${ck}=dark; ${ck}=light`
 2. `GET /trace` with no extra header lines
-3. `GET /trace` with header lines `X-Hop: a, b`, `X-Hop: c`
-4. `GET /trace?region=` with header line `X-Tenant: acme, inc`
+3. `GET /trace` with header lines `${hh}: a, b`, `${hh}: c`
+4. `GET /trace?region=` with header line `${th}: ${t1}, inc`
 ''',
     reference=_HEAD + _RIGHT + _TAIL,
     probes='''\
 def probe_hops_and_tenants(client):
     rows = []
     for headers in [
-        [("x-tenant", "t2"), ("X-Hop", "h1"), ("x-hop", "h2"), ("X-HOP", "h3"), ("X-Tenant", "t1")],
-        [("X-Hop", "only")],
-        [("X-Hop", "p, q, r")],
-        [("X-Tenant", "first"), ("X-Tenant", "second")],
+        [("${th_lower}", "t2"), ("${hh}", "h1"), ("${hh_lower}", "h2"), ("${hh_upper}", "h3"), ("${th}", "t1")],
+        [("${hh}", "only")],
+        [("${hh}", "p, q, r")],
+        [("${th}", "first"), ("${th}", "second")],
     ]:
         r = client.get("/trace", headers=headers)
         rows.append([r.status_code, r.json()])
@@ -179,22 +179,62 @@ def probe_regions(client):
 def probe_cookies(client):
     rows = []
     for url, headers in [
-        ("/trace", [("Cookie", "theme=x; pref=a; lang=en; pref=b")]),
-        ("/trace?pref=query", [("Cookie", "theme=x")]),
-        ("/trace", [("Cookie", "pref=solo")]),
+        ("/trace", [("Cookie", "theme=x; ${ck}=a; lang=en; ${ck}=b")]),
+        ("/trace?${ck}=query", [("Cookie", "theme=x")]),
+        ("/trace", [("Cookie", "${ck}=solo")]),
     ]:
         r = client.get(url, headers=headers)
         rows.append([r.status_code, r.json()])
     return rows
+
+def probe_present_but_empty(client):
+    rows = []
+    for url, headers in [("/trace?region=&region=", [("${hh}", ""), ("${th}", "")]),
+                         ("/trace", [("Cookie", "${ck}=; ${ck}=z")]), ("/trace", [("Cookie", "${ck}=")])]:
+        r = client.get(url, headers=headers)
+        rows.append([r.status_code, r.json()])
+    return rows
 ''',
-    traps={
-        "X-Hop as one comma-joined header value": _HEAD + _COMMA_JOINED + _TAIL,
-        "X-Tenant split on commas": _HEAD + _TENANT_SPLIT + _TAIL,
-        "first region taken from the query string": _HEAD + _FIRST_REGION + _TAIL,
-        "last X-Tenant header taken": _HEAD + _LAST_TENANT + _TAIL,
-        "list header without Header() (read from the body)": _HEAD + _LIST_WITHOUT_HEADER + _TAIL,
-        "cookie header parsed by hand, first pref wins": _HEAD + _FIRST_COOKIE + _TAIL,
+    original={"hh": "X-Hop", "th": "X-Tenant", "tdef": "public", "rdef": "eu", "ck": "pref", "t1": "acme",
+              "t2": "globex"},
+    space={
+        "hh": ["X-Hop", "X-Forwarded-Via"],
+        "th": [{"th": "X-Tenant", "t1": "acme", "t2": "globex"}, {"th": "X-Org", "t1": "initech", "t2": "hooli"}],
+        "tdef": ["public", "anonymous"],
+        "rdef": ["eu", "us-east", "local"],
+        "ck": ["pref", "ui_mode"],
     },
+    derive=lambda p: {"hh_lower": p["hh"].lower(), "hh_upper": p["hh"].upper(),
+                      "hp": p["hh"].lower().replace("-", "_"), "th_lower": p["th"].lower(),
+                      "tp": p["th"].lower().replace("-", "_")},
+    instances=40,
+    requirements=(
+        Requirement(
+            "Every `${hh}` line is reported in order, each value as sent (commas inside kept, "
+            "header names case-insensitive); none is an empty list.",
+            probes=("hops_and_tenants", "present_but_empty"),
+            traps=(Edit("${hh} as one comma-joined header value", _RIGHT, _COMMA_JOINED),
+                   Edit("list header without Header() (read from the body)", _RIGHT, _LIST_WITHOUT_HEADER)),
+        ),
+        Requirement(
+            "`${th}`: the first occurrence, exactly as sent (an empty value included); absent is "
+            '"${tdef}".',
+            probes=("hops_and_tenants", "present_but_empty"),
+            traps=(Edit("${th} split on commas", _RIGHT, _TENANT_SPLIT),
+                   Edit("last ${th} header taken", _RIGHT, _LAST_TENANT)),
+        ),
+        Requirement(
+            '`region`: the last occurrence, possibly empty; absent is "${rdef}".',
+            probes=("regions", "present_but_empty"),
+            traps=(Edit("first region taken from the query string", _RIGHT, _FIRST_REGION),),
+        ),
+        Requirement(
+            "`${ck}` cookie: the last one (possibly empty); absent is null; a query parameter of that "
+            "name is ignored.",
+            probes=("cookies", "present_but_empty"),
+            traps=(Edit("cookie header parsed by hand, first ${ck} wins", _RIGHT, _FIRST_COOKIE),),
+        ),
+    ),
     expected_rows=[
         [200, {"hops": ["edge-1", "edge-2"], "hop_count": 2, "tenant": "acme", "region": "ap",
                "pref": "light"}],

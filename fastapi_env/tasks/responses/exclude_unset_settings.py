@@ -1,4 +1,4 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 _APP_HEAD = '''\
 from typing import Literal
@@ -9,10 +9,10 @@ from pydantic import BaseModel
 
 
 class Settings(BaseModel):
-    theme: Literal["light", "dark"] = "light"
-    language: str = "en"
+    theme: Literal["${t0}", "${t1}"] = "${t0}"
+    language: str = "${lang0}"
     nickname: str | None = None
-    notifications: bool = True
+    notifications: bool = ${notif0}
 
 
 STORE: dict[str, dict] = {}
@@ -24,11 +24,11 @@ _RESULT = '''
 client = TestClient(app)
 result = []
 for method, path, body in [
-    ("PATCH", "/settings/ada", {"theme": "dark"}),
-    ("PATCH", "/settings/ada", {"nickname": None, "notifications": True}),
-    ("GET", "/settings/ada", None),
-    ("GET", "/settings/ada/effective", None),
-    ("GET", "/settings/bob", None),
+    ("PATCH", "/settings/${u1}", {"theme": "${t1}"}),
+    ("PATCH", "/settings/${u1}", {"nickname": None, "notifications": True}),
+    ("GET", "/settings/${u1}", None),
+    ("GET", "/settings/${u1}/effective", None),
+    ("GET", "/settings/${u2}", None),
 ]:
     response = client.request(method, path, json=body)
     result.append([response.status_code, response.json()])
@@ -57,23 +57,7 @@ def effective_settings(user: str):
     return STORE[user]
 ''' + _RESULT
 
-_EXCLUDE_NONE = _REFERENCE.replace(
-    "response_model_exclude_unset=True", "response_model_exclude_none=True"
-)
-
-_EXCLUDE_DEFAULTS = _REFERENCE.replace(
-    "response_model_exclude_unset=True", "response_model_exclude_defaults=True"
-)
-
-_STORE_EXCLUDE_NONE = _REFERENCE.replace(
-    "changes.model_dump(exclude_unset=True)", "changes.model_dump(exclude_none=True)"
-)
-
-_STORE_FULL_DUMP = _REFERENCE.replace(
-    "changes.model_dump(exclude_unset=True)", "changes.model_dump()"
-)
-
-TASK = Task(
+FAMILY = Family(
     id="responses/exclude_unset_settings",
     title="Sparse settings: omit only the fields never set, keep explicit nulls and defaults",
     category="responses",
@@ -83,10 +67,10 @@ Build a small per-user settings service. A user's settings follow this Pydantic 
 is, for the request body and for the responses):
 
     class Settings(BaseModel):
-        theme: Literal["light", "dark"] = "light"
-        language: str = "en"
+        theme: Literal["${t0}", "${t1}"] = "${t0}"
+        language: str = "${lang0}"
         nickname: str | None = None
-        notifications: bool = True
+        notifications: bool = ${notif0}
 
 The service keeps, for each user, only the fields that a client has explicitly sent so far
 (in memory, starting empty). Routes (`user` is a string path parameter):
@@ -107,17 +91,17 @@ The service keeps, for each user, only the fields that a client has explicitly s
 
 Then fill `result` with one row per request, in this order, each row being
 `[status code (integer), the JSON body]`:
-1. `PATCH /settings/ada` with JSON body `{"theme": "dark"}`
-2. `PATCH /settings/ada` with JSON body `{"nickname": null, "notifications": true}`
-3. `GET /settings/ada`
-4. `GET /settings/ada/effective`
-5. `GET /settings/bob`
+1. `PATCH /settings/${u1}` with JSON body `{"theme": "${t1}"}`
+2. `PATCH /settings/${u1}` with JSON body `{"nickname": null, "notifications": true}`
+3. `GET /settings/${u1}`
+4. `GET /settings/${u1}/effective`
+5. `GET /settings/${u2}`
 ''',
     reference=_REFERENCE,
     probes='''\
 def probe_default_valued_field_is_kept(client):
     rows = []
-    r = client.patch("/settings/cy", json={"language": "en", "theme": "light"})
+    r = client.patch("/settings/cy", json={"language": "${lang0}", "theme": "${t0}"})
     rows.append([r.status_code, r.json()])
     r = client.get("/settings/cy")
     rows.append([r.status_code, r.json()])
@@ -130,7 +114,7 @@ def probe_overwrite_and_null(client):
     rows = []
     r = client.patch("/settings/dee", json={"nickname": "d"})
     rows.append([r.status_code, r.json()])
-    r = client.patch("/settings/dee", json={"nickname": None, "language": "fr"})
+    r = client.patch("/settings/dee", json={"nickname": None, "language": "${lang1}"})
     rows.append([r.status_code, r.json()])
     r = client.get("/settings/dee/effective")
     rows.append([r.status_code, r.json()])
@@ -143,18 +127,65 @@ def probe_empty_patch_and_invalid(client):
     rows.append([r.status_code, r.json()])
     r = client.get("/settings/eve")
     rows.append([r.status_code, r.json()])
-    r = client.patch("/settings/eve", json={"theme": "blue"})
+    r = client.patch("/settings/eve", json={"theme": "${t0_upper}"})
     rows.append([r.status_code, r.json()["detail"][0]["type"], r.json()["detail"][0]["loc"]])
     r = client.get("/settings/eve")
     rows.append([r.status_code, r.json()])
     return rows
+
+def probe_unknown_user_on_effective(client):
+    r = client.get("/settings/${u2}/effective")
+    rows = [[r.status_code, r.json()]]
+    r = client.patch("/settings/${u2}", json={"notifications": ${notif0}})
+    rows.append([r.status_code, r.json()])
+    return rows
 ''',
-    traps={
-        "exclude_none instead of exclude_unset": _EXCLUDE_NONE,
-        "exclude_defaults instead of exclude_unset": _EXCLUDE_DEFAULTS,
-        "stores model_dump(exclude_none=True)": _STORE_EXCLUDE_NONE,
-        "stores model_dump() without exclude_unset": _STORE_FULL_DUMP,
+    original={"t0": "light", "t1": "dark", "lang0": "en", "notif0": True, "u1": "ada", "u2": "bob"},
+    space={
+        "t0": [{"t0": "light", "t1": "dark"}, {"t0": "day", "t1": "night"}, {"t0": "modern", "t1": "classic"}],
+        "lang0": ["en", "de", "pt"],
+        "notif0": [True, False],
+        "u1": [{"u1": "ada", "u2": "bob"}, {"u1": "lin", "u2": "max"}],
     },
+    derive=lambda p: {"lang1": "fr" if p["lang0"] != "fr" else "it", "t0_upper": p["t0"].upper()},
+    instances=36,
+    requirements=(
+        Requirement(
+            "GET and PATCH answer exactly the recorded fields: an explicit null or a value equal to "
+            "the default is kept, a never-sent field is left out.",
+            probes=("default_valued_field_is_kept", "overwrite_and_null", "empty_patch_and_invalid"),
+            traps=(Edit("exclude_none instead of exclude_unset", "response_model_exclude_unset=True",
+                        "response_model_exclude_none=True", count=2),
+                   Edit("exclude_defaults instead of exclude_unset", "response_model_exclude_unset=True",
+                        "response_model_exclude_defaults=True", count=2)),
+        ),
+        Requirement(
+            "A PATCH records exactly the fields present in its body (an explicit null included); "
+            "an empty body creates the user with nothing recorded.",
+            probes=("overwrite_and_null", "empty_patch_and_invalid"),
+            traps=(Edit("stores model_dump(exclude_none=True)", "changes.model_dump(exclude_unset=True)",
+                        "changes.model_dump(exclude_none=True)"),
+                   Edit("stores model_dump() without exclude_unset", "changes.model_dump(exclude_unset=True)",
+                        "changes.model_dump()")),
+        ),
+        Requirement(
+            "`effective` renders all four fields with the model's defaults (theme ${t0}, "
+            "language ${lang0}, notifications ${notif0}) where nothing is recorded.",
+            probes=("default_valued_field_is_kept", "overwrite_and_null"),
+            traps=(Edit("effective excludes unset fields too",
+                        '@app.get("/settings/{user}/effective", response_model=Settings)',
+                        '@app.get("/settings/{user}/effective", response_model=Settings, response_model_exclude_unset=True)'),),
+        ),
+        Requirement(
+            'Both GET routes answer 404 `{"detail": "no settings"}` for a user without settings; '
+            "an invalid theme (its capitalised form included) is 422 and records nothing.",
+            probes=("unknown_user_on_effective", "empty_patch_and_invalid"),
+            traps=(Edit("effective of an unknown user renders the defaults",
+                        'def effective_settings(user: str):\n    if user not in STORE:\n'
+                        '        raise HTTPException(status_code=404, detail="no settings")\n    return STORE[user]',
+                        'def effective_settings(user: str):\n    return STORE.get(user, {})'),),
+        ),
+    ),
     expected_rows=[
         [200, {"theme": "dark"}],
         [200, {"theme": "dark", "nickname": None, "notifications": True}],

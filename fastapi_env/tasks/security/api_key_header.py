@@ -1,15 +1,15 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 PROMPT = '''\
-Build a data API authenticated by an API key sent in the `X-API-Key` request header, declared
+Build a data API authenticated by an API key sent in the `${header}` request header, declared
 with FastAPI's `APIKeyHeader` security scheme (so that it is documented in OpenAPI).
 
-Keys (module level): `KEYS = {"k-live-1": "acme", "k-live-2": "globex"}` (key -> tenant).
+Keys (module level): `KEYS = {"${k1}": "${t1}", "${k2}": "${t2}"}` (key -> tenant).
 
 Routes:
 
-- `GET /data` requires a key. It returns `{"tenant": <tenant>, "rows": 3}`.
-  - No `X-API-Key` header: 401, JSON body `{"detail": "Not authenticated"}`, response header
+- `GET /data` requires a key. It returns `{"tenant": <tenant>, "rows": ${rows}}`.
+  - No `${header}` header: 401, JSON body `{"detail": "Not authenticated"}`, response header
     `WWW-Authenticate: APIKey`. (A key passed any other way, e.g. in the query string, does not
     count.)
   - A key that is not in `KEYS`: 403, JSON body `{"detail": "Invalid API key"}` (no
@@ -18,8 +18,8 @@ Routes:
   known key `{"tenant": <tenant>}`; an unknown key is the same 403 as above.
 
 In `/openapi.json`, `components["securitySchemes"]` is exactly
-`{"APIKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"}}`, and both operations
-list `[{"APIKeyHeader": []}]` as their `security`; neither has `X-API-Key` among its documented
+`{"APIKeyHeader": {"type": "apiKey", "in": "header", "name": "${header}"}}`, and both operations
+list `[{"APIKeyHeader": []}]` as their `security`; neither has `${header}` among its documented
 `parameters`.
 
 Then make these requests with `fastapi.testclient.TestClient` and fill `result` with one row per
@@ -27,10 +27,10 @@ item, in this order. Rows 1-5 are `[status code (integer), the value of the WWW-
 response header (string, or null if absent), JSON body (object)]`:
 
 1. `GET /data` with no key
-2. `GET /data` with header `X-API-Key: k-live-1`
-3. `GET /data` with header `X-API-Key: k-fake`
+2. `GET /data` with header `${header}: ${k1}`
+3. `GET /data` with header `${header}: k-fake`
 4. `GET /catalog` with no key
-5. `GET /catalog` with header `X-API-Key: k-live-2`
+5. `GET /catalog` with header `${header}: ${k2}`
 6. From `GET /openapi.json`: `[components["securitySchemes"] (object),
    paths["/data"]["get"]["security"] (list), paths["/catalog"]["get"]["security"] (list)]`
 '''
@@ -42,15 +42,15 @@ from fastapi import FastAPI, Header, HTTPException, Security
 from fastapi.security import APIKeyHeader
 from fastapi.testclient import TestClient
 
-KEYS = {"k-live-1": "acme", "k-live-2": "globex"}
+KEYS = {"${k1}": "${t1}", "${k2}": "${t2}"}
 
 app = FastAPI()
 
 '''
 
 AUTH = '''\
-required_key = APIKeyHeader(name="X-API-Key")
-optional_key = APIKeyHeader(name="X-API-Key", auto_error=False)
+required_key = APIKeyHeader(name="${header}")
+optional_key = APIKeyHeader(name="${header}", auto_error=False)
 
 
 def tenant(key: Annotated[str, Security(required_key)]) -> str:
@@ -71,7 +71,7 @@ ROUTES = '''
 
 @app.get("/data")
 def data(t: Annotated[str, Security(tenant)]):
-    return {"tenant": t, "rows": 3}
+    return {"tenant": t, "rows": ${rows}}
 
 
 @app.get("/catalog")
@@ -85,10 +85,10 @@ client = TestClient(app)
 result = []
 for path, headers in [
     ("/data", {}),
-    ("/data", {"X-API-Key": "k-live-1"}),
-    ("/data", {"X-API-Key": "k-fake"}),
+    ("/data", {"${header}": "${k1}"}),
+    ("/data", {"${header}": "k-fake"}),
     ("/catalog", {}),
-    ("/catalog", {"X-API-Key": "k-live-2"}),
+    ("/catalog", {"${header}": "${k2}"}),
 ]:
     r = client.get(path, headers=headers)
     result.append([r.status_code, r.headers.get("www-authenticate"), r.json()])
@@ -108,13 +108,21 @@ def _row(r):
 
 
 def probe_key_in_query_does_not_count(client):
-    return [_row(client.get("/data?X-API-Key=k-live-1")), _row(client.get("/data?x_api_key=k-live-1"))]
+    return [_row(client.get("/data?${header}=${k1}")), _row(client.get("/data?${hparam}=${k1}"))]
 
 
 def probe_other_tenant_and_bad_optional_key(client):
     return [
-        _row(client.get("/data", headers={"x-api-key": "k-live-2"})),
-        _row(client.get("/catalog", headers={"X-API-Key": "nope"})),
+        _row(client.get("/data", headers={"${header_lower}": "${k2}"})),
+        _row(client.get("/catalog", headers={"${header}": "nope"})),
+    ]
+
+
+def probe_forged_keys(client):
+    return [
+        _row(client.get("/data", headers={"${header}": "${k1_upper}"})),
+        _row(client.get("/data", headers={"${header}": "${t1}"})),
+        _row(client.get("/catalog", headers={"${header}": "${k2}x"})),
     ]
 
 
@@ -127,33 +135,30 @@ def probe_no_documented_header_parameter(client):
     return rows
 '''
 
-# Reproduces the pre-0.122 behaviour (403 for a missing key) with a plain Header parameter.
-TRAP_HEADER_PARAM_403 = HEAD + '''\
-def tenant(x_api_key: Annotated[str | None, Header()] = None) -> str:
-    if x_api_key is None:
+_HEADER_AUTH_403 = '''\
+def tenant(${hparam}: Annotated[str | None, Header()] = None) -> str:
+    if ${hparam} is None:
         raise HTTPException(status_code=403, detail="Not authenticated")
-    if x_api_key not in KEYS:
+    if ${hparam} not in KEYS:
         raise HTTPException(status_code=403, detail="Invalid API key")
-    return KEYS[x_api_key]
+    return KEYS[${hparam}]
 
 
-def maybe_tenant(x_api_key: Annotated[str | None, Header()] = None) -> str | None:
-    if x_api_key is None:
+def maybe_tenant(${hparam}: Annotated[str | None, Header()] = None) -> str | None:
+    if ${hparam} is None:
         return None
-    if x_api_key not in KEYS:
+    if ${hparam} not in KEYS:
         raise HTTPException(status_code=403, detail="Invalid API key")
-    return KEYS[x_api_key]
-''' + ROUTES + TAIL
+    return KEYS[${hparam}]
+'''
 
-# Runtime right (401 + APIKey challenge), but nothing is documented as a security scheme.
-TRAP_HEADER_PARAM_401 = TRAP_HEADER_PARAM_403.replace(
+_HEADER_AUTH_401 = _HEADER_AUTH_403.replace(
     '''        raise HTTPException(status_code=403, detail="Not authenticated")''',
     '''        raise HTTPException(status_code=401, detail="Not authenticated", headers={"WWW-Authenticate": "APIKey"})''',
 )
 
-# `= None` on the parameter does not make APIKeyHeader optional: /catalog answers 401 without a key.
-TRAP_DEFAULT_NONE_NOT_OPTIONAL = HEAD + '''\
-api_key = APIKeyHeader(name="X-API-Key")
+_ONE_SCHEME = '''\
+api_key = APIKeyHeader(name="${header}")
 
 
 def tenant(key: Annotated[str, Security(api_key)]) -> str:
@@ -168,14 +173,9 @@ def maybe_tenant(key: Annotated[str | None, Security(api_key)] = None) -> str | 
     if key not in KEYS:
         raise HTTPException(status_code=403, detail="Invalid API key")
     return KEYS[key]
-''' + ROUTES + TAIL
+'''
 
-TRAP_BAD_KEY_401 = REFERENCE.replace(
-    'raise HTTPException(status_code=403, detail="Invalid API key")',
-    'raise HTTPException(status_code=401, detail="Invalid API key", headers={"WWW-Authenticate": "APIKey"})',
-)
-
-TASK = Task(
+FAMILY = Family(
     id="security/api_key_header",
     title="APIKeyHeader: 401 APIKey challenge, 403 for bad keys, optional key, OpenAPI scheme",
     category="security",
@@ -183,12 +183,51 @@ TASK = Task(
     prompt=PROMPT,
     reference=REFERENCE,
     probes=PROBES,
-    traps={
-        "plain Header parameter, 403 for a missing key": TRAP_HEADER_PARAM_403,
-        "plain Header parameter with a hand-made 401 (undocumented scheme)": TRAP_HEADER_PARAM_401,
-        "optional key via `= None` instead of auto_error=False": TRAP_DEFAULT_NONE_NOT_OPTIONAL,
-        "unknown key answered 401 instead of 403": TRAP_BAD_KEY_401,
+    original={"header": "X-API-Key", "k1": "k-live-1", "k2": "k-live-2", "t1": "acme",
+              "t2": "globex", "rows": 3},
+    space={
+        "header": ["X-API-Key", "X-Key", "X-Tenant-Token"],
+        "k1": [{"k1": "k-live-1", "k2": "k-live-2"}, {"k1": "abc123", "k2": "def456"},
+               {"k1": "key-one", "k2": "key-two"}],
+        "t1": [{"t1": "acme", "t2": "globex"}, {"t1": "initech", "t2": "umbrella"}],
+        "rows": [3, 5],
     },
+    derive=lambda p: {"hparam": p["header"].lower().replace("-", "_"),
+                      "header_lower": p["header"].lower(), "k1_upper": p["k1"].upper()},
+    instances=40,
+    requirements=(
+        Requirement(
+            "A missing key on `/data` is 401 `Not authenticated` with `WWW-Authenticate: "
+            "APIKey`; a key sent any other way (the query string) does not count.",
+            probes=("key_in_query_does_not_count",),
+            traps=(Edit("plain Header parameter, 403 for a missing key", AUTH, _HEADER_AUTH_403),),
+        ),
+        Requirement(
+            "The key is declared with `APIKeyHeader` and documented: the exact security scheme, "
+            "`security` on both operations, no documented header parameter.",
+            probes=("no_documented_header_parameter",),
+            traps=(Edit("plain Header parameter with a hand-made 401 (undocumented scheme)", AUTH,
+                        _HEADER_AUTH_401),),
+        ),
+        Requirement(
+            "`/catalog` works without a key (tenant null) and with a known one; an unknown key "
+            "there is the same 403.",
+            probes=("other_tenant_and_bad_optional_key", "forged_keys"),
+            traps=(Edit("optional key via `= None` instead of auto_error=False", AUTH, _ONE_SCHEME),),
+        ),
+        Requirement(
+            "Only an exact key of `KEYS` passes (header names are case-insensitive, keys are "
+            'not): anything else is 403 `{"detail": "Invalid API key"}` without a challenge.',
+            probes=("forged_keys", "other_tenant_and_bad_optional_key"),
+            traps=(Edit("unknown key answered 401 instead of 403",
+                        'raise HTTPException(status_code=403, detail="Invalid API key")',
+                        'raise HTTPException(status_code=401, detail="Invalid API key", headers={"WWW-Authenticate": "APIKey"})',
+                        count=2),
+                   Edit("keys compared case-insensitively",
+                        "def tenant(key: Annotated[str, Security(required_key)]) -> str:\n",
+                        "def tenant(key: Annotated[str, Security(required_key)]) -> str:\n    key = key.lower()\n")),
+        ),
+    ),
     expected_rows=[
         [401, "APIKey", {"detail": "Not authenticated"}],
         [200, None, {"tenant": "acme", "rows": 3}],

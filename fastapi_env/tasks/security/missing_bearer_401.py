@@ -1,29 +1,29 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 PROMPT = '''\
 Build an API protected by OAuth2 bearer tokens, using FastAPI's `OAuth2PasswordBearer` security
 scheme with `tokenUrl="token"` (the token endpoint itself is not part of this task).
 
-Known tokens (module level): `TOKENS = {"t-ada": "ada", "t-bob": "bob"}`.
+Known tokens (module level): `TOKENS = {"${t1}": "${u1}", "${t2}": "${u2}"}`.
 
 Routes:
 
-- `GET /public` needs no credentials and returns `{"public": true}`.
-- `GET /me` requires a bearer token sent as `Authorization: Bearer <token>` (the scheme word is
-  case-insensitive, so `bearer <token>` works too). It returns `{"user": <name>}` for a known token.
+- `GET /public` needs no credentials and returns `{"${pub}": true}`.
+- `GET ${me}` requires a bearer token sent as `Authorization: Bearer <token>` (the scheme word is
+  case-insensitive, so `bearer <token>` works too). It returns `{"${user_key}": <name>}` for a known token.
   - No `Authorization` header, or one that does not use the Bearer scheme (e.g. `Basic ...` or a
     bare token): 401, JSON body `{"detail": "Not authenticated"}`, response header
     `WWW-Authenticate: Bearer`.
-  - A Bearer token that is not in `TOKENS`: 401, JSON body `{"detail": "Invalid token"}`, response
+  - A Bearer token that is not in `TOKENS`: 401, JSON body `{"detail": "${invalid}"}`, response
     header `WWW-Authenticate: Bearer`.
 
 Then make these requests with `fastapi.testclient.TestClient` and fill `result` with one row per
 request, in this order. Each row is `[status code (integer), the value of the WWW-Authenticate
 response header (string, or null if absent), JSON body (object)]`:
 
-1. `GET /me` with no `Authorization` header
-2. `GET /me` with `Authorization: Bearer t-ada`
-3. `GET /me` with `Authorization: Bearer nope`
+1. `GET ${me}` with no `Authorization` header
+2. `GET ${me}` with `Authorization: Bearer ${t1}`
+3. `GET ${me}` with `Authorization: Bearer nope`
 4. `GET /public`
 '''
 
@@ -34,7 +34,7 @@ from fastapi import Depends, FastAPI, Header, HTTPException
 from fastapi.security import OAuth2PasswordBearer
 from fastapi.testclient import TestClient
 
-TOKENS = {"t-ada": "ada", "t-bob": "bob"}
+TOKENS = {"${t1}": "${u1}", "${t2}": "${u2}"}
 
 app = FastAPI()
 
@@ -46,7 +46,7 @@ oauth2_scheme = OAuth2PasswordBearer(tokenUrl="token")
 
 def current_user(token: Annotated[str, Depends(oauth2_scheme)]) -> str:
     if token not in TOKENS:
-        raise HTTPException(status_code=401, detail="Invalid token", headers={"WWW-Authenticate": "Bearer"})
+        raise HTTPException(status_code=401, detail="${invalid}", headers={"WWW-Authenticate": "Bearer"})
     return TOKENS[token]
 '''
 
@@ -54,18 +54,18 @@ ROUTES = '''
 
 @app.get("/public")
 def public():
-    return {"public": True}
+    return {"${pub}": True}
 
 
-@app.get("/me")
+@app.get("${me}")
 def me(user: Annotated[str, Depends(current_user)]):
-    return {"user": user}
+    return {"${user_key}": user}
 
 
 client = TestClient(app)
 result = []
-for headers in [{}, {"Authorization": "Bearer t-ada"}, {"Authorization": "Bearer nope"}]:
-    r = client.get("/me", headers=headers)
+for headers in [{}, {"Authorization": "Bearer ${t1}"}, {"Authorization": "Bearer nope"}]:
+    r = client.get("${me}", headers=headers)
     result.append([r.status_code, r.headers.get("www-authenticate"), r.json()])
 r = client.get("/public")
 result.append([r.status_code, r.headers.get("www-authenticate"), r.json()])
@@ -80,46 +80,58 @@ def _row(r):
 
 def probe_other_schemes(client):
     return [
-        _row(client.get("/me", headers={"Authorization": "Basic dDphZGE="})),
-        _row(client.get("/me", headers={"Authorization": "t-ada"})),
+        _row(client.get("${me}", headers={"Authorization": "Basic dDphZGE="})),
+        _row(client.get("${me}", headers={"Authorization": "${t1}"})),
     ]
 
 
 def probe_lowercase_scheme(client):
-    return [_row(client.get("/me", headers={"Authorization": "bearer t-bob"}))]
+    return [_row(client.get("${me}", headers={"Authorization": "bearer ${t2}"}))]
+
+
+def probe_forged_tokens(client):
+    return [
+        _row(client.get("${me}", headers={"Authorization": "Bearer ${u1}"})),
+        _row(client.get("${me}", headers={"Authorization": "Bearer ${t1_upper}"})),
+        _row(client.get("${me}", headers={"Authorization": "Bearer ${t2}x"})),
+    ]
 
 
 def probe_public_with_bad_token(client):
     return [_row(client.get("/public", headers={"Authorization": "Bearer nope"}))]
 '''
 
-# The pre-0.122 convention (and many tutorials): a missing token is a 403 without a challenge.
-TRAP_403_BY_HAND = HEAD + '''\
+_HAND_403 = '''\
 def current_user(authorization: Annotated[str | None, Header()] = None) -> str:
     scheme, _, token = (authorization or "").partition(" ")
     if not authorization or scheme.lower() != "bearer":
         raise HTTPException(status_code=403, detail="Not authenticated")
     if token not in TOKENS:
-        raise HTTPException(status_code=401, detail="Invalid token", headers={"WWW-Authenticate": "Bearer"})
+        raise HTTPException(status_code=401, detail="${invalid}", headers={"WWW-Authenticate": "Bearer"})
     return TOKENS[token]
-''' + ROUTES
+'''
 
-TRAP_NO_CHALLENGE_ON_BAD_TOKEN = REFERENCE.replace(
-    'raise HTTPException(status_code=401, detail="Invalid token", headers={"WWW-Authenticate": "Bearer"})',
-    'raise HTTPException(status_code=401, detail="Invalid token")',
-)
-
-TRAP_PREFIX_STRIP = HEAD + '''\
+_PREFIX_STRIP = '''\
 def current_user(authorization: Annotated[str | None, Header()] = None) -> str:
     if not authorization:
         raise HTTPException(status_code=401, detail="Not authenticated", headers={"WWW-Authenticate": "Bearer"})
     token = authorization.removeprefix("Bearer ")
     if token not in TOKENS:
-        raise HTTPException(status_code=401, detail="Invalid token", headers={"WWW-Authenticate": "Bearer"})
+        raise HTTPException(status_code=401, detail="${invalid}", headers={"WWW-Authenticate": "Bearer"})
     return TOKENS[token]
-''' + ROUTES
+'''
 
-TASK = Task(
+_CASE_SENSITIVE = '''\
+def current_user(authorization: Annotated[str | None, Header()] = None) -> str:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme != "Bearer":
+        raise HTTPException(status_code=401, detail="Not authenticated", headers={"WWW-Authenticate": "Bearer"})
+    if token not in TOKENS:
+        raise HTTPException(status_code=401, detail="${invalid}", headers={"WWW-Authenticate": "Bearer"})
+    return TOKENS[token]
+'''
+
+FAMILY = Family(
     id="security/missing_bearer_401",
     title="Missing bearer credentials: 401 with WWW-Authenticate: Bearer",
     category="security",
@@ -127,11 +139,48 @@ TASK = Task(
     prompt=PROMPT,
     reference=REFERENCE,
     probes=PROBES,
-    traps={
-        "hand-rolled check answering 403 for missing credentials": TRAP_403_BY_HAND,
-        "invalid token rejected without WWW-Authenticate": TRAP_NO_CHALLENGE_ON_BAD_TOKEN,
-        "token taken with removeprefix('Bearer ')": TRAP_PREFIX_STRIP,
+    original={"t1": "t-ada", "u1": "ada", "t2": "t-bob", "u2": "bob", "me": "/me",
+              "invalid": "Invalid token", "pub": "public", "user_key": "user"},
+    space={
+        "t1": [{"t1": "t-ada", "u1": "ada", "t2": "t-bob", "u2": "bob"},
+               {"t1": "tok-lin", "u1": "lin", "t2": "tok-max", "u2": "max"},
+               {"t1": "9f8e7d", "u1": "root", "t2": "1a2b3c", "u2": "guest"}],
+        "me": [{"me": "/me", "user_key": "user"}, {"me": "/whoami", "user_key": "name"},
+               {"me": "/profile", "user_key": "username"}],
+        "invalid": ["Invalid token", "Unknown token"],
+        "pub": ["public", "open"],
     },
+    derive=lambda p: {"t1_upper": p["t1"].upper()},
+    instances=36,
+    requirements=(
+        Requirement(
+            "No credentials, or a scheme other than Bearer (Basic, a bare token), is 401 "
+            '`{"detail": "Not authenticated"}` with `WWW-Authenticate: Bearer`.',
+            probes=("other_schemes",),
+            traps=(Edit("hand-rolled check answering 403 for missing credentials", AUTH, _HAND_403),
+                   Edit("token taken with removeprefix('Bearer ')", AUTH, _PREFIX_STRIP)),
+        ),
+        Requirement(
+            "A Bearer token not in `TOKENS` (a user name, another case, a suffix) is 401 "
+            '`{"detail": "${invalid}"}` with `WWW-Authenticate: Bearer`.',
+            probes=("forged_tokens",),
+            traps=(Edit("invalid token rejected without WWW-Authenticate",
+                        'detail="${invalid}", headers={"WWW-Authenticate": "Bearer"})',
+                        'detail="${invalid}")'),
+                   Edit("user names accepted as tokens", "    if token not in TOKENS:\n",
+                        "    if token in TOKENS.values():\n        return token\n    if token not in TOKENS:\n")),
+        ),
+        Requirement(
+            "The scheme word is case-insensitive (`bearer <token>` works).",
+            probes=("lowercase_scheme",),
+            traps=(Edit("scheme checked case-sensitively", AUTH, _CASE_SENSITIVE),),
+        ),
+        Requirement(
+            "`GET /public` needs no credentials and ignores a bad token.",
+            probes=("public_with_bad_token",),
+            traps=(Edit("public guarded", "def public():", "def public(user: Annotated[str, Depends(current_user)]):"),),
+        ),
+    ),
     expected_rows=[
         [401, "Bearer", {"detail": "Not authenticated"}],
         [200, None, {"user": "ada"}],
