@@ -173,9 +173,12 @@ def dataset_records() -> dict[str, dict]:
     try:
         from fastapi_env.dataset import load_records
 
-        return {r["id"]: r for r in load_records()}
+        records = load_records()
     except (FileNotFoundError, ImportError, KeyError, ValueError):
         return {}
+    # A family id (a task id from before families) finds its instances' shared metadata.
+    by_id = {r["family"]: r for r in records if r.get("family")}
+    return by_id | {r["id"]: r for r in records}
 
 
 def fill_task_metadata(rollouts: list[Rollout], records: dict[str, dict] | None) -> list[Rollout]:
