@@ -224,18 +224,19 @@ def run_vf_eval_v1(
 
 
 def summary(run: EvalRun) -> str:
-    by_difficulty: dict[str, list[float]] = defaultdict(list)
-    for rollout in run.rollouts:
-        by_difficulty[rollout["info"]["difficulty"]].append(rollout["reward"])
     lines = [
         f"policy {run.policy}: {len(run.rollouts)} rollouts in {run.seconds:.0f} s, "
         f"mean reward {run.mean_reward:.3f}, scoring errors {len(run.scoring_errors())}"
     ]
-    for difficulty, rewards in sorted(by_difficulty.items()):
-        lines.append(
-            f"  {difficulty:<7} {len(rewards):>4} rollouts  mean reward "
-            f"{statistics.fmean(rewards):.3f}"
-        )
+    for key in ("difficulty", "tier"):
+        groups: dict[str, list[float]] = defaultdict(list)
+        for rollout in run.rollouts:
+            groups[str(rollout["info"].get(key, "basic"))].append(rollout["reward"])
+        for name, rewards in sorted(groups.items()):
+            lines.append(
+                f"  {key} {name:<9} {len(rewards):>4} rollouts  mean reward "
+                f"{statistics.fmean(rewards):.3f}"
+            )
     lines.append(f"results: {run.results_dir}/results.jsonl (+ metadata.json)")
     return "\n".join(lines)
 
