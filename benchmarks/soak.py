@@ -22,7 +22,7 @@ from collections import defaultdict
 from fastapi_env import load_environment
 from fastapi_env.attacks import ATTACKS
 from fastapi_env.bench import HostMemory
-from fastapi_env.dataset import load_records
+from fastapi_env.dataset import select_records
 from fastapi_env.evaluate import evaluate_in_process
 from fastapi_env.policy_server import POLICIES
 
@@ -35,7 +35,7 @@ HONEST = {"reference": 1.0, "noop": 0.0, "syntax-error": 0.0, "rows-only": 0.0}
 def assignment() -> dict[str, str]:
     """Task id -> the policy that plays it."""
     policies = [*HONEST, *(f"attack-{name}" for name in ATTACK_NAMES)]
-    ids = sorted(r["id"] for r in load_records())
+    ids = sorted(r["id"] for r in select_records(None, None, None, "all", 1))
     return {task_id: policies[i % len(policies)] for i, task_id in enumerate(ids)}
 
 
@@ -77,7 +77,7 @@ def main() -> None:
     args = parser.parse_args()
     plan = assignment()
     label = f"soak-{uuid.uuid4().hex[:8]}"
-    env_kwargs = {"command_timeout": 10, "grading_timeout": 15,
+    env_kwargs = {"command_timeout": 10, "grading_timeout": 15, "num_instances_per_family": 1,
                   "labels": {"fastapi-env.soak": label}}
     started = time.monotonic()
     with HostMemory() as memory:

@@ -126,6 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     demo.add_argument("--policy", default="reference")
     demo.add_argument("-n", "--num-examples", type=int, default=-1, help="tasks (-1: all)")
+    demo.add_argument(
+        "--per-family",
+        type=int,
+        default=1,
+        help="instances of each family, both splits (1: each family's original instance)",
+    )
     demo.add_argument("-r", "--rollouts", type=int, default=1, help="rollouts per task")
     demo.add_argument("-c", "--concurrency", type=int, default=8)
     demo.add_argument("-o", "--output-dir", default="outputs")
@@ -187,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             num_examples=args.num_examples,
             rollouts=args.rollouts,
             concurrency=args.concurrency,
+            env_args={"num_instances_per_family": args.per_family},
             output_dir=args.output_dir,
         )
         print(summary(run))

@@ -24,6 +24,7 @@ from fastapi_env.tasks.family import (
     Requirement,
     instance_hash,
     render,
+    split_of,
     with_edits,
 )
 
@@ -216,10 +217,14 @@ def load_families(only_categories: set[str] | None = None) -> list[Family]:
     for expected_id, module in _modules(only_categories):
         family = getattr(module, "FAMILY", None)
         if isinstance(family, Family):
-            if family.id != expected_id or family.category != expected_id.split("/")[0]:
-                raise ValueError(f"{module.__name__}: id {family.id!r} should be {expected_id!r}")
+            _check_placement(family, expected_id, module.__name__)
             families.append(family)
     return families
+
+
+def _check_placement(family: Family, expected_id: str, module: str) -> None:
+    if family.id != expected_id or family.category != expected_id.split("/")[0]:
+        raise ValueError(f"{module}: id {family.id!r} should be {expected_id!r}")
 
 
 def load_tasks(only_categories: set[str] | None = None) -> list[Task]:
@@ -230,14 +235,12 @@ def load_tasks(only_categories: set[str] | None = None) -> list[Task]:
         family = getattr(module, "FAMILY", None)
         task = getattr(module, "TASK", None)
         if isinstance(family, Family):
-            if family.id != expected_id or family.category != expected_id.split("/")[0]:
-                raise ValueError(f"{module.__name__}: id {family.id!r} should be {expected_id!r}")
+            _check_placement(family, expected_id, module.__name__)
             tasks += expand(family)
         elif isinstance(task, Task):
             if task.id != expected_id:
                 raise ValueError(f"{module.__name__}: id {task.id!r} should be {expected_id!r}")
-            split = Family(task.id, "", "", "", "", "", "", (), {}).split
-            tasks.append(replace(task, family=task.id, split=split))
+            tasks.append(replace(task, family=task.id, split=split_of(task.id)))
         else:
             raise ValueError(f"{module.__name__} defines neither FAMILY nor TASK")
     ids = [t.id for t in tasks]

@@ -128,8 +128,7 @@ class Family:
 
     @property
     def split(self) -> str:
-        digest = hashlib.sha256(f"{SPLIT_SALT}:{self.id}".encode()).digest()
-        return "test" if digest[0] % TEST_SPLIT_BUCKETS == 0 else "train"
+        return split_of(self.id)
 
     def draws(self) -> list[Params]:
         """The parameter dicts of this family's instances, original first, without repeats."""
@@ -185,6 +184,11 @@ def _shuffled_combos(sizes: list[int], rng: random.Random, enumerate_up_to: int 
         return
     for _ in range(enumerate_up_to):
         yield tuple(rng.randrange(n) for n in sizes)
+
+
+def split_of(family_id: str) -> str:
+    digest = hashlib.sha256(f"{SPLIT_SALT}:{family_id}".encode()).digest()
+    return "test" if digest[0] % TEST_SPLIT_BUCKETS == 0 else "train"
 
 
 def instance_hash(params: Params) -> str:

@@ -155,7 +155,7 @@ FAMILY = Family(
                    {"rename_param": "label", "rename_value": "Ink"},
                    {"rename_param": "alias", "rename_value": "Nib"}],
     },
-    instances=40,
+    instances=60,
     requirements=(
         Requirement(
             '`POST /greet` reads its string from the embedded key `${greet_key}` of a JSON object '

@@ -207,7 +207,7 @@ def probe_notes(client):
         "text": [{"text": "hi", "priority": 2}, {"text": "memo", "priority": -4}],
     },
     derive=lambda p: {"ok": p["gt"] + 3, "just_above": p["gt"] + 1, "below": p["gt"] - 1},
-    instances=40,
+    instances=60,
     requirements=(
         Requirement(
             "`importance` is read only from the body (a query parameter of that name plays no "

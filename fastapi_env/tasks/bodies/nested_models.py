@@ -175,7 +175,7 @@ def probe_wrapped_body_is_rejected(client):
         "city": [{"city": "Oslo", "postcode": "0150"}, {"city": "Lima", "postcode": "15001"}],
     },
     derive=lambda p: {"q1": p["gt"] + 1, "q2": p["gt"] + 2, "q4": p["gt"] + 4, "below": p["gt"] - 1},
-    instances=40,
+    instances=48,
     requirements=(
         Requirement(
             "Every line is validated as a `Line`: errors carry the full path "

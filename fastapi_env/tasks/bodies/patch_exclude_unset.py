@@ -185,7 +185,7 @@ def probe_invalid_patches_change_nothing(client):
         "sent_price": [3, 40],
     },
     derive=lambda p: {"other_tax": 1.0 if p["tax"] != 1.0 else 2.0},
-    instances=40,
+    instances=48,
     requirements=(
         Requirement(
             "A PATCH changes exactly the fields present in the body; an absent field keeps its "

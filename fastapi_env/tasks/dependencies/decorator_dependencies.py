@@ -174,7 +174,7 @@ def probe_forged_keys(client):
     derive=lambda p: {"hparam": p["header"].lower().replace("-", "_"),
                       "other_deny": 401 if p["deny"] == 403 else 403,
                       "key1_upper": p["key1"].upper()},
-    instances=40,
+    instances=60,
     requirements=(
         Requirement(
             "A missing `${header}` header is FastAPI's 422 and the key check does not run.",

@@ -147,11 +147,12 @@ def probe_forged_tokens_and_non_integer_ids(client):
     original={"token": "reader-token", "d1": 1, "d2": 2, "t1": "quarterly report", "t2": "roadmap",
               "unknown": 9, "limit": 2, "retry": 3600},
     space={
-        "token": ["reader-token", "docs-key", "r34d"],
+        # the token never reaches a row: it rides with the Retry-After value
+        "token": [{"token": "reader-token", "retry": 3600}, {"token": "docs-key", "retry": 60},
+                  {"token": "r34d", "retry": 120}],
         "d1": [{"d1": 1, "d2": 2, "unknown": 9}, {"d1": 14, "d2": 3, "unknown": 0}],
         "t1": [{"t1": "quarterly report", "t2": "roadmap"}, {"t1": "minutes", "t2": "budget"}],
         "limit": [1, 2, 3],
-        "retry": [3600, 60],
     },
     derive=lambda p: dict(zip(("times", "which", "numbers"), _WORDS[p["limit"]], strict=True)),
     instances=40,

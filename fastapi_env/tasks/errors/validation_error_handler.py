@@ -177,7 +177,7 @@ def probe_valid_defaults(client):
                    {"status": 406, "code": "invalid_request"}],
     },
     derive=lambda p: {"age_ok": 30, "age_low": p["min_age"] - 1, "wrong_sep": "." if p["sep"] != "." else "/"},
-    instances=40,
+    instances=60,
     requirements=(
         Requirement(
             "Request-validation errors (path, query and body alike) answer ${status} with "

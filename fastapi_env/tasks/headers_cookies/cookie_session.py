@@ -174,7 +174,7 @@ def probe_query_is_not_a_cookie(client):
         "u1": [{"u1": "ada", "lang1": "fr", "u2": "bob"}, {"u1": "lin", "lang1": "nl", "u2": "max"}],
     },
     derive=lambda p: {"lc_under": p["lc"].replace("-", "_")},
-    instances=40,
+    instances=48,
     requirements=(
         Requirement(
             "Cookies are set on the injected Response with exactly the listed arguments, in order "

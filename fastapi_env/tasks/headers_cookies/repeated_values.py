@@ -198,11 +198,12 @@ def probe_present_but_empty(client):
     original={"hh": "X-Hop", "th": "X-Tenant", "tdef": "public", "rdef": "eu", "ck": "pref", "t1": "acme",
               "t2": "globex"},
     space={
-        "hh": ["X-Hop", "X-Forwarded-Via"],
+
         "th": [{"th": "X-Tenant", "t1": "acme", "t2": "globex"}, {"th": "X-Org", "t1": "initech", "t2": "hooli"}],
-        "tdef": ["public", "anonymous"],
-        "rdef": ["eu", "us-east", "local"],
-        "ck": ["pref", "ui_mode"],
+        # header and cookie names never reach a row: they ride with the defaults
+        "tdef": [{"tdef": "public", "ck": "pref"}, {"tdef": "anonymous", "ck": "ui_mode"}],
+        "rdef": [{"rdef": "eu", "hh": "X-Hop"}, {"rdef": "us-east", "hh": "X-Forwarded-Via"},
+                 {"rdef": "local", "hh": "X-Hop"}],
     },
     derive=lambda p: {"hh_lower": p["hh"].lower(), "hh_upper": p["hh"].upper(),
                       "hp": p["hh"].lower().replace("-", "_"), "th_lower": p["th"].lower(),

@@ -148,7 +148,7 @@ FAMILY = Family(
     derive=lambda p: {"hh_lower": p["hh"].lower(), "hp": p["hh"].lower().replace("-", "_"),
                       "qmax_over": p["qmax"] + 1, "lmax_over": p["lmax"] + 1,
                       "q_short": "la"[: p["qmin"] - 1] if p["qmin"] <= 3 else "lam", "q_ok": "abcd"[: p["qmin"]]},
-    instances=40,
+    instances=54,
     requirements=(
         Requirement(
             "`q` is required (documented `required: true`; missing is 422) with ${qmin}..${qmax} "

@@ -168,7 +168,7 @@ def probe_ids_follow_the_largest_stored(client):
         "d1": [{"d1": "a.example", "d2": "b.example"}, {"d1": "one.test", "d2": "two.test"}],
     },
     derive=lambda p: {"p2": p["pid"] + 15},
-    instances=40,
+    instances=54,
     requirements=(
         Requirement(
             "POST answers 201 with an id one more than the largest stored (not a counter, not the "

@@ -154,7 +154,7 @@ def probe_trailing_slash_and_created_status(client):
     },
     derive=lambda p: {"create_lower": p["create"].lower(),
                       "other": "PATCH" if p["create"] == "POST" else "POST"},
-    instances=40,
+    instances=60,
     requirements=(
         Requirement(
             "Each path serves exactly its one method: `${create} ${coll}` (answering "

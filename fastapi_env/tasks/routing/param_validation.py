@@ -213,7 +213,7 @@ def probe_sections_and_tags(client):
         "usd_lower": "usdx"[:p["clen"]], "eur_lower": "euro"[:p["clen"]], "gbp": "GBPQ"[:p["clen"]],
         "c_short": "USDX"[:p["clen"] - 1], "c_long": "EUROS"[:p["clen"] + 1], "c_digit": "E1RO"[:p["clen"]],
     },
-    instances=40,
+    instances=60,
     requirements=(
         Requirement(
             "`item_id` must lie in 1..${id_max} (FastAPI's 422 with ctx otherwise; both bounds "

@@ -181,7 +181,7 @@ def probe_files(client):
         "unknown": 9 if p["items"][-1][0] < 9 else 99,
         "me_upper": p["me"].upper(), "not_latest": "newest" if p["latest"] != "newest" else "latest",
     },
-    instances=40,
+    instances=60,
     requirements=(
         Requirement(
             "`/users/${me}` is the signed-in user; any other username (a longer one, another "

@@ -42,7 +42,7 @@ FAMILY = Family(
         "qmax_minus": p["qmax"] - 1, "pdef_other": p["pdef"] + 1,
         "sdef_other": 0.75 if p["sdef"] != 0.75 else 0.5,
     },
-    instances=40,
+    instances=60,
     requirements=(
         Requirement(
             "`q` is required and ${qmin}..${qmax} characters (both ends inclusive; missing, "

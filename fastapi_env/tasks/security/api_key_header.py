@@ -187,9 +187,10 @@ FAMILY = Family(
               "t2": "globex", "rows": 3},
     space={
         "header": ["X-API-Key", "X-Key", "X-Tenant-Token"],
-        "k1": [{"k1": "k-live-1", "k2": "k-live-2"}, {"k1": "abc123", "k2": "def456"},
-               {"k1": "key-one", "k2": "key-two"}],
-        "t1": [{"t1": "acme", "t2": "globex"}, {"t1": "initech", "t2": "umbrella"}],
+        # keys never reach a row: they ride with the tenants
+        "t1": [{"t1": "acme", "t2": "globex", "k1": "k-live-1", "k2": "k-live-2"},
+               {"t1": "initech", "t2": "umbrella", "k1": "abc123", "k2": "def456"},
+               {"t1": "hooli", "t2": "pied", "k1": "key-one", "k2": "key-two"}],
         "rows": [3, 5],
     },
     derive=lambda p: {"hparam": p["header"].lower().replace("-", "_"),
