@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fastapi_env.compare import compare
@@ -38,7 +38,8 @@ result = json.loads({rows!r})
 def negative_controls(visible_rows: list[list[Any]], *, all_of_them: bool = True) -> dict[str, str]:
     """Solutions that must score 0 on every task. The catch-all one carries the right rows, so
     only the hidden probes can fail it; it runs on every instance, the others (which fail
-    before any probe runs) on each family's original instance."""
+    before any probe runs) on each family's original instance. A task with setup files adds
+    one more: its workspace left untouched (see ``verify_task``)."""
     catch_all = CATCH_ALL.replace("{rows!r}", repr(json.dumps(visible_rows)))
     if not all_of_them:
         return {"catch-all app with the visible rows": catch_all}
@@ -55,7 +56,7 @@ def requirement_problems(task: Task, key: AnswerKey | None) -> list[str]:
     some requirement. A module without requirements is not converted to a family yet."""
     if not task.requirements:
         return [] if not task.edits else ["traps without requirements"]
-    problems = []
+    problems = tier_problems(task)
     named: set[str] = set()
     for number, req in enumerate(task.requirements, 1):
         if not req.probes:
@@ -69,6 +70,16 @@ def requirement_problems(task: Task, key: AnswerKey | None) -> list[str]:
     if key is not None:
         for probe in sorted(set(key.probes) - named):
             problems.append(f"{probe} checks no requirement")
+    return problems
+
+
+def tier_problems(task: Task) -> list[str]:
+    """What a tier asks of its tasks beyond any family's requirements."""
+    problems = []
+    if task.tier == "security" and not task.security_probes():
+        problems.append("a security-tier task states no security requirement")
+    if task.tier == "repair" and not task.setup_files:
+        problems.append("a repair-tier task writes no setup files into /workspace")
     return problems
 
 
@@ -129,7 +140,11 @@ def keys_equal(a: AnswerKey, b: AnswerKey) -> str | None:
 
 
 async def build_key(task: Task, run: Runner, timeout: float) -> tuple[AnswerKey | None, str | None]:
-    return key_from_outcome(await run(task.reference, task.probes, timeout))
+    key, problem = key_from_outcome(await run(task.reference_workspace(), task.probes, timeout))
+    if key is None:
+        return None, problem
+    groups, security = task.requirement_groups(), task.security_probes()
+    return replace(key, requirements=groups, security=security), None
 
 
 async def verify_task(
@@ -152,7 +167,7 @@ async def verify_task(
             report.problems.append(str(exc))
     else:
         report.problems += check_key_shape(report.key)
-        second = await run(task.reference, task.probes, timeout)
+        second = await run(task.reference_workspace(), task.probes, timeout)
         again, problem = key_from_outcome(second)
         problem = problem or keys_equal(report.key, again)
         if problem:
@@ -166,12 +181,14 @@ async def verify_task(
                 report.problems.append(f"hand-written rows disagree: {verdict.reason}")
         report.problems += requirement_problems(task, report.key)
         try:
-            wrong = {f"trap {n!r}": s for n, s in task.trap_sources().items()}
+            wrong = {f"trap {n!r}": s for n, s in task.trap_workspaces().items()}
         except FamilyError as exc:
             report.problems.append(str(exc))
             wrong = {}
         controls = negative_controls(report.key.rows, all_of_them=task.original)
-        wrong |= {f"control {n!r}": s for n, s in controls.items()}
+        wrong |= {f"control {n!r}": task.workspace(s) for n, s in controls.items()}
+        if task.setup_files:  # the model did nothing: the planted bugs must still cost
+            wrong["control 'untouched setup files'"] = task.workspace(None)
         for name, source in wrong.items():
             grade = score(await run(source, task.probes, timeout), report.key)
             if grade.scoring_error:

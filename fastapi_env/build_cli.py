@@ -149,6 +149,11 @@ def print_summary(reports: list[TaskReport], seconds: float) -> None:
     )
     by_difficulty = Counter(t.difficulty for t in tasks)
     print("per difficulty: " + ", ".join(f"{k} {v}" for k, v in sorted(by_difficulty.items())))
+    per_tier = Counter(t.tier for t in tasks)
+    tier_families = Counter(t.tier for t in tasks if t.original)
+    print("per tier: " + ", ".join(
+        f"{k} {tier_families[k]} families / {per_tier[k]} instances" for k in sorted(per_tier)
+    ))
     failed = sum(not r.ok for r in reports)
     print(
         f"\n{len(reports) - failed} passed, {failed} failed, {len(reports)} instances of "

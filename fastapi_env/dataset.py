@@ -16,7 +16,7 @@ from typing import Any
 from fastapi_env.compare import compare
 from fastapi_env.grading.host import AnswerKey
 from fastapi_env.image import image_tag, pins
-from fastapi_env.tasks import Task, load_tasks
+from fastapi_env.tasks import TIERS, Task, load_tasks
 
 DATA_DIR = Path(__file__).parent / "data"
 TASKS_FILE = DATA_DIR / "tasks.jsonl"
@@ -31,10 +31,13 @@ def task_record(task: Task) -> dict[str, Any]:
         "title": task.title,
         "category": task.category,
         "difficulty": task.difficulty,
+        "tier": task.tier,
         "family": task.family_id,
         "split": task.split,
         "original": task.original,
         "prompt": task.prompt,
+        # Written into /workspace before the first turn: the model sees them anyway.
+        "setup_files": task.setup_files,
     }
 
 
@@ -50,8 +53,12 @@ def write(tasks: list[Task], keys: list[AnswerKey], *, every_task: list[Task]) -
         stored = {
             i: k for i, k in json.loads(KEYS_FILE.read_text())["keys"].items() if i in existing
         }
+    for task_id, record in stored.items():  # requirements come from the task, not a run
+        task = existing[task_id]
+        record["requirements"] = [list(group) for group in task.requirement_groups()]
+        record["security"] = list(task.security_probes())
     for task, key in zip(tasks, keys, strict=True):
-        stored[task.id] = {"rows": key.rows, "probes": key.probes}
+        stored[task.id] = key_record(key)
     records = {i: task_record(existing[i]) | {"pins": header["pins"]} for i in stored}
     with TASKS_FILE.open("w") as out:
         for task_id in sorted(records):
@@ -67,6 +74,20 @@ def write(tasks: list[Task], keys: list[AnswerKey], *, every_task: list[Task]) -
     return DATA_DIR
 
 
+def key_record(key: AnswerKey) -> dict[str, Any]:
+    return {
+        "rows": key.rows,
+        "probes": key.probes,
+        "requirements": [list(group) for group in key.requirements],
+        "security": list(key.security),
+    }
+
+
+def key_from_record(record: dict[str, Any]) -> AnswerKey:
+    groups = tuple(tuple(group) for group in record.get("requirements", ()))
+    return AnswerKey(record["rows"], record["probes"], groups, tuple(record.get("security", ())))
+
+
 def load_records() -> list[dict[str, Any]]:
     if not TASKS_FILE.exists():
         raise FileNotFoundError(f"{TASKS_FILE} is missing: run `python build_tasks.py`")
@@ -79,9 +100,11 @@ def select_records(
     ids: list[str] | None,
     split: str = "all",
     num_instances_per_family: int | None = None,
+    tier: str | list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """The shipped records a binding's selection arguments name (every one by default).
 
+    ``difficulty`` and ``tier`` take one value or a list (see ``tasks.TIERS``);
     ``ids`` name instances or whole families; ``split`` is ``train``, ``test`` (whole families
     held out) or ``all``; ``num_instances_per_family`` keeps the first n instances of each family
     after the other filters, its original instance first (1: the hand-written tasks)."""
@@ -89,6 +112,9 @@ def select_records(
         raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
     if num_instances_per_family is not None and num_instances_per_family < 1:
         raise ValueError("num_instances_per_family must be at least 1")
+    tiers = [tier] if isinstance(tier, str) else tier
+    if unknown := set(tiers or ()) - set(TIERS):
+        raise ValueError(f"unknown tier(s) {sorted(unknown)}: choose from {TIERS}")
     records = load_records()
     wanted = [difficulty] if isinstance(difficulty, str) else difficulty
     chosen = [
@@ -98,6 +124,7 @@ def select_records(
         and (not categories or r["category"] in categories)
         and (not ids or r["id"] in ids or r["family"] in ids)
         and (split == "all" or r["split"] == split)
+        and (not tiers or r.get("tier", "basic") in tiers)
     ]
     if ids:
         missing = set(ids) - {r["id"] for r in records} - {r["family"] for r in records}
@@ -118,7 +145,7 @@ def load_keys() -> dict[str, AnswerKey]:
     if not KEYS_FILE.exists():
         raise FileNotFoundError(f"{KEYS_FILE} is missing: run `python build_tasks.py`")
     payload = json.loads(KEYS_FILE.read_text())
-    return {tid: AnswerKey(k["rows"], k["probes"]) for tid, k in payload["keys"].items()}
+    return {tid: key_from_record(k) for tid, k in payload["keys"].items()}
 
 
 @functools.cache
@@ -173,7 +200,8 @@ def check_shipped(reports: list) -> list[str | None]:
         elif records[task.id] | {"pins": None} != task_record(task) | {"pins": None}:
             problems.append("shipped prompt/metadata differ from the task file: rebuild")
         elif key is not None and not (
-            compare(shipped.rows, key.rows).ok
+            (shipped.requirements, shipped.security) == (key.requirements, key.security)
+            and compare(shipped.rows, key.rows).ok
             and shipped.probes.keys() == key.probes.keys()
             and all(compare(shipped.probes[n], key.probes[n]).ok for n in key.probes)
         ):

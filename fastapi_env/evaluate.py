@@ -132,7 +132,7 @@ def run_vf_eval(
 # --------------------------------------------------------------------------- verifiers 0.4
 V04_VARIABLE = "FASTAPI_ENV_VF_EVAL_V04"
 V04_VF_EVAL = Path(__file__).resolve().parent.parent / ".venv-v04" / "bin" / "vf-eval"
-METRICS = ("rows_matched", "probes_matched", "module_imported", "scoring_error")
+METRICS = ("rows_matched", "probes_matched", "module_imported", "scoring_error", "security_ok")
 
 
 def rollout_of_trace(trace: dict) -> dict:
@@ -144,7 +144,7 @@ def rollout_of_trace(trace: dict) -> dict:
     return {
         "reward": sum(r["score"] * r.get("weight", 1.0) for r in rewards.values() if r),
         **{name: metrics.get(name) for name in METRICS},
-        "info": {k: data.get(k) for k in ("task_id", "category", "difficulty")},
+        "info": {k: data.get(k) for k in ("task_id", "category", "difficulty", "tier")},
         "grade": info.get("grade"),
         "harness": info.get("harness"),
         "ok": bool(trace.get("ok")),
@@ -228,18 +228,19 @@ def run_vf_eval_v1(
 
 
 def summary(run: EvalRun) -> str:
-    by_difficulty: dict[str, list[float]] = defaultdict(list)
-    for rollout in run.rollouts:
-        by_difficulty[rollout["info"]["difficulty"]].append(rollout["reward"])
     lines = [
         f"policy {run.policy}: {len(run.rollouts)} rollouts in {run.seconds:.0f} s, "
         f"mean reward {run.mean_reward:.3f}, scoring errors {len(run.scoring_errors())}"
     ]
-    for difficulty, rewards in sorted(by_difficulty.items()):
-        lines.append(
-            f"  {difficulty:<7} {len(rewards):>4} rollouts  mean reward "
-            f"{statistics.fmean(rewards):.3f}"
-        )
+    for key in ("difficulty", "tier"):
+        groups: dict[str, list[float]] = defaultdict(list)
+        for rollout in run.rollouts:
+            groups[str(rollout["info"].get(key, "basic"))].append(rollout["reward"])
+        for name, rewards in sorted(groups.items()):
+            lines.append(
+                f"  {key} {name:<9} {len(rewards):>4} rollouts  mean reward "
+                f"{statistics.fmean(rewards):.3f}"
+            )
     lines.append(f"results: {run.results_dir}/results.jsonl (+ metadata.json)")
     return "\n".join(lines)
 

@@ -5,8 +5,9 @@ by replaying a script of tool calls for whichever task the conversation is about
 task by its prompt, then plays the policy's next step given how many assistant turns came
 before. Policies:
 
-* ``reference``: writes the task's reference solution with ``write_file``, runs it once with
-  ``bash``, then finishes (two tool calls, as a careful model would);
+* ``reference``: lists /workspace first when the task starts with setup files (a repair task),
+  writes the task's reference solution (and its other files, in one turn) with
+  ``write_file``, compiles it once with ``bash``, then finishes, as a careful model would;
 * ``noop``: finishes at once, writing nothing;
 * ``syntax-error``: writes a module that does not parse, then finishes;
 * ``rows-only``: writes the visible rows as a literal ``result`` beside an ``app`` with no routes
@@ -27,7 +28,8 @@ from fastapi_env.dataset import load_keys
 from fastapi_env.tasks import Task, load_tasks
 
 ToolCall = tuple[str, dict[str, Any]]
-Step = ToolCall | str  # a tool call, or a final message that ends the rollout
+# One turn: a tool call, several tool calls at once, or a final message that ends the rollout.
+Step = ToolCall | list[ToolCall] | str
 
 
 def write_file_step(path: str, content: str) -> ToolCall:
@@ -39,8 +41,11 @@ def write_solution(source: str) -> ToolCall:
 
 
 def reference_script(task: Task, rows: list) -> list[Step]:
+    look: list[Step] = [("bash", {"command": "cd /workspace && ls -R"})] if task.setup_files else []
+    writes = [write_file_step(f"/workspace/{p}", text) for p, text in task.files.items()]
     return [
-        write_solution(task.reference),
+        *look,
+        [*writes, write_solution(task.reference)],
         ("bash", {"command": "cd /workspace && python3 -m py_compile solution.py && echo ok"}),
         "Done: /workspace/solution.py defines app and result.",
     ]
@@ -178,13 +183,15 @@ class PolicyServer:
 def _message(step: Step) -> tuple[dict, str]:
     if isinstance(step, str):
         return {"role": "assistant", "content": step}, "stop"
-    name, arguments = step
-    call = {
-        "id": f"call_{uuid.uuid4().hex[:16]}",
-        "type": "function",
-        "function": {"name": name, "arguments": json.dumps(arguments)},
-    }
-    return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+    calls = [
+        {
+            "id": f"call_{uuid.uuid4().hex[:16]}",
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)},
+        }
+        for name, arguments in (step if isinstance(step, list) else [step])
+    ]
+    return {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
 
 
 def completion(step: Step, model: str) -> dict:
@@ -208,8 +215,8 @@ def stream_chunks(step: Step, model: str) -> list[dict]:
         "model": model,
     }
     if message.get("tool_calls"):
-        call = message["tool_calls"][0]
-        delta = {"role": "assistant", "tool_calls": [{"index": 0, **call}]}
+        calls = [{"index": i, **call} for i, call in enumerate(message["tool_calls"])]
+        delta = {"role": "assistant", "tool_calls": calls}
     else:
         delta = {"role": "assistant", "content": message["content"]}
     return [

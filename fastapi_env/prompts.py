@@ -26,6 +26,8 @@ How it is graded, after your last turn:
   fixed order: state your app keeps in memory (stores, counters, sessions) carries over from the
   requests that computed `result` into the hidden checks, and from one check to the next.
 - The reward is 1 only when `result` and every hidden check match; otherwise 0.
+- Some tasks start with files already in /workspace (an existing app to repair): they are
+  graded as you leave them, and `solution.py` may import modules beside it.
 
 The environment: Python 3.11 with exactly {pins}. No network access and nothing else can be
 installed (not available: orjson, ujson, email-validator, jinja2, pydantic-settings,

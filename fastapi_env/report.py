@@ -31,8 +31,16 @@ from typing import Any
 RESULTS_FILE = "results.jsonl"
 TRACES_FILE = "traces.jsonl"
 METADATA_FILE = "metadata.json"
-METRIC_NAMES = ("correctness", "rows_matched", "probes_matched", "module_imported", "scoring_error")
+METRIC_NAMES = (
+    "correctness",
+    "rows_matched",
+    "probes_matched",
+    "module_imported",
+    "scoring_error",
+    "security_ok",
+)
 DIFFICULTIES = ("easy", "medium", "hard")
+TIERS = ("basic", "service", "repair", "recent", "security")  # as fastapi_env.tasks.TIERS
 TIMING_KEYS = ("total", "model", "environment", "setup", "tools", "grading")
 TRUNCATING_STOPS = frozenset(
     {"max_turns", "max_input_tokens", "max_output_tokens", "max_total_tokens", "context_length"}
@@ -66,6 +74,7 @@ class Rollout:
     timing: dict[str, float] = field(default_factory=dict)
     prompt_tokens: float = 0.0
     completion_tokens: float = 0.0
+    tier: str = ""
 
 
 @dataclass
@@ -164,15 +173,18 @@ def dataset_records() -> dict[str, dict]:
     try:
         from fastapi_env.dataset import load_records
 
-        return {r["id"]: r for r in load_records()}
+        records = load_records()
     except (FileNotFoundError, ImportError, KeyError, ValueError):
         return {}
+    # A family id (a task id from before families) finds its instances' shared metadata.
+    by_id = {r["family"]: r for r in records if r.get("family")}
+    return by_id | {r["id"]: r for r in records}
 
 
 def fill_task_metadata(rollouts: list[Rollout], records: dict[str, dict] | None) -> list[Rollout]:
-    """Give every rollout a category and a difficulty: its own, the dataset's, or a guess
-    (the task id's prefix; ``unknown``)."""
-    if all(r.category and r.difficulty for r in rollouts):
+    """Give every rollout a category, a difficulty and a tier: its own, the dataset's, or a
+    guess (the task id's prefix; ``unknown``; ``basic``, what a record without a tier is)."""
+    if all(r.category and r.difficulty and r.tier for r in rollouts):
         return rollouts
     records = dataset_records() if records is None else records
     filled = []
@@ -180,7 +192,10 @@ def fill_task_metadata(rollouts: list[Rollout], records: dict[str, dict] | None)
         record = records.get(r.task_id, {})
         category = r.category or record.get("category") or r.task_id.partition("/")[0]
         difficulty = r.difficulty or record.get("difficulty") or "unknown"
-        filled.append(replace(r, category=category or "unknown", difficulty=difficulty))
+        tier = r.tier or record.get("tier") or "basic"
+        filled.append(
+            replace(r, category=category or "unknown", difficulty=difficulty, tier=tier)
+        )
     return filled
 
 
@@ -194,6 +209,7 @@ def rollout_from_result(row: dict) -> Rollout:
         task_id=str(info.get("task_id") or f"example-{row.get('example_id')}"),
         category=str(info.get("category") or ""),
         difficulty=str(info.get("difficulty") or ""),
+        tier=str(info.get("tier") or ""),
         reward=_float(row.get("reward")),
         metrics=metrics,
         scoring_error=_scoring_error(metrics, grade),
@@ -267,6 +283,7 @@ def rollout_from_trace(trace: dict, episode_task: dict) -> Rollout:
         task_id=pick("task_id", "id") or str(task.get("key") or "unknown"),
         category=pick("category"),
         difficulty=pick("difficulty"),
+        tier=pick("tier"),
         reward=_trace_reward(trace),
         metrics=metrics,
         scoring_error=_scoring_error(metrics, grade),
@@ -475,7 +492,7 @@ def group_stats(rollouts: Sequence[Rollout], kmax: int, settings: Settings) -> d
         "scoring_error_rate": errors / len(rollouts) if rollouts else 0.0,
     }
     out |= reward_stats(list(task_scores(ok, settings.threshold).values()), kmax, settings)
-    for name in ("rows_matched", "probes_matched", "module_imported"):
+    for name in ("rows_matched", "probes_matched", "module_imported", "security_ok"):
         values = [r.metrics[name] for r in ok if name in r.metrics]
         out[name] = statistics.fmean(values) if values else None
     return out | outcome_stats(rollouts, settings.threshold)
@@ -662,13 +679,22 @@ def _difficulty_order(name: str) -> tuple[int, str]:
     return (DIFFICULTIES.index(name) if name in DIFFICULTIES else len(DIFFICULTIES), name)
 
 
+def _tier_order(name: str) -> tuple[int, str]:
+    return (TIERS.index(name) if name in TIERS else len(TIERS), name)
+
+
+GROUP_ORDER = {"difficulty": _difficulty_order, "tier": _tier_order}
+
+
 def run_report(run: Run, settings: Settings, prices: dict | None) -> dict[str, Any]:
     kmax = rollouts_per_task(run.rollouts, settings.threshold)
     by_difficulty: dict[str, list[Rollout]] = defaultdict(list)
     by_category: dict[str, list[Rollout]] = defaultdict(list)
+    by_tier: dict[str, list[Rollout]] = defaultdict(list)
     for r in run.rollouts:
         by_difficulty[r.difficulty].append(r)
         by_category[r.category].append(r)
+        by_tier[r.tier].append(r)
     keep = ("model", "env_args", "num_examples", "rollouts_per_example", "time", "avg_reward")
     return {
         "label": run.label,
@@ -684,6 +710,9 @@ def run_report(run: Run, settings: Settings, prices: dict | None) -> dict[str, A
             for d in sorted(by_difficulty, key=_difficulty_order)
         },
         "category": {c: group_stats(by_category[c], kmax, settings) for c in sorted(by_category)},
+        "tier": {
+            t: group_stats(by_tier[t], kmax, settings) for t in sorted(by_tier, key=_tier_order)
+        },
         "latency_seconds": latency_stats(run.rollouts),
         "tokens": token_stats(run.rollouts, price_for(run.model, prices), settings.threshold),
     }
@@ -733,8 +762,8 @@ def _count(value: float) -> str:
 def _group_keys(report: dict, kind: str) -> list[str]:
     if kind == "all":
         return ["all"]
-    keys = {k for run in report["runs"] for k in run[kind]}
-    return sorted(keys, key=_difficulty_order if kind == "difficulty" else str)
+    keys = {k for run in report["runs"] for k in run.get(kind, {})}
+    return sorted(keys, key=GROUP_ORDER.get(kind, str))
 
 
 def _group_row(key: str, run: dict, stats: dict, multi: bool) -> list[str]:
@@ -750,6 +779,7 @@ def _group_row(key: str, run: dict, stats: dict, multi: bool) -> list[str]:
         f"{_num(stats['pass_at_k'].get(kmax))} (k={kmax})",
         _num(stats["rows_matched"]),
         _num(stats["probes_matched"]),
+        _num(stats.get("security_ok")),
         f"{stats['scoring_errors']} ({stats['scoring_error_rate']:.0%})",
     ]
 
@@ -759,7 +789,7 @@ def _group_rows(report: dict, kind: str) -> list[list[str]]:
     rows = []
     for key in _group_keys(report, kind):
         for run in report["runs"]:
-            stats = run["all"] if kind == "all" else run[kind].get(key)
+            stats = run["all"] if kind == "all" else run.get(kind, {}).get(key)
             if stats is not None:
                 rows.append(_group_row(key, run, stats, multi))
     return rows
@@ -778,6 +808,7 @@ def _group_section(report: dict, kind: str, title: str) -> Section:
         "pass@k",
         "rows",
         "probes",
+        "security ok",
         "scoring errors",
     ]
     return Section(title, headers, _group_rows(report, kind))
@@ -989,6 +1020,7 @@ def sections(report: dict) -> list[Section]:
         _run_section(report),
         _group_section(report, "all", "Overall"),
         _group_section(report, "difficulty", "By difficulty"),
+        _group_section(report, "tier", "By tier"),
         _group_section(report, "category", "By category"),
         _pass_at_k_section(report),
         *_comparison_sections(report),

@@ -12,6 +12,7 @@ import pytest
 
 from fastapi_env.dataset import load_records
 from fastapi_env.evaluate import run_vf_eval
+from fastapi_env.tasks import TIERS, load_tasks
 
 from .conftest import interfere_with_first, labelled_containers, sleep_first
 
@@ -19,7 +20,8 @@ pytestmark = pytest.mark.docker
 
 
 def sample_ids(count: int = 12) -> list[str]:
-    """Instances from as many categories as possible and from both splits, deterministic:
+    """One instance of every tier beyond basic (service, repair, recent, security), then
+    instances from as many categories as possible and from both splits, deterministic:
     category by category, alternately a test-split and a train-split family's instance (its
     second instance when it has one, so drawn instances are exercised, not only originals)."""
     records = sorted(load_records(), key=lambda r: (r["original"], r["id"]))
@@ -28,6 +30,8 @@ def sample_ids(count: int = 12) -> list[str]:
         splits = by_category.setdefault(record["category"], {"test": [], "train": []})
         splits[record["split"]].append(record["id"])
     ids: list[str] = []
+    for tier in TIERS[1:]:
+        ids += [r["id"] for r in records if r.get("tier") == tier][:1]
     turn = 0
     while len(ids) < min(count, len(records)):
         for splits in by_category.values():
@@ -63,12 +67,12 @@ def evaluate(policy: str, tmp_path, **kwargs):
     return run
 
 
-def report_of(run) -> dict:
+def report_of(run, part: str = "all") -> dict:
     """`fastapi-env report --json` on the saved run: it must read what the policy scored."""
     done = subprocess.run([sys.executable, "-m", "fastapi_env.cli", "report",
                            str(run.results_dir), "--json"], capture_output=True, text=True,
                           check=True)
-    return json.loads(done.stdout)["runs"][0]["all"]
+    return json.loads(done.stdout)["runs"][0][part]
 
 
 def test_at_least_ten_tasks_are_exercised():
@@ -89,6 +93,24 @@ def test_reference_policy_scores_one(tmp_path):
     assert (summary["tasks"], summary["rollouts"]) == (len(IDS), 2 * len(IDS))
     assert summary["mean_reward"] == 1.0 and summary["pass_at_k"] == {"1": 1.0, "2": 1.0}
     assert summary["scoring_errors"] == 0
+    assert all(r["security_ok"] == 1.0 for r in run.rollouts)
+    by_tier = report_of(run, "tier")
+    assert set(by_tier) == set(TIERS) and all(t["mean_reward"] == 1.0 for t in by_tier.values())
+
+
+def test_partial_reward_is_the_fraction_of_requirements_met(tmp_path):
+    """The rows-only policy meets one unit (the result rows) of a service task's
+    requirements + 1; the security task's noop leaves security_ok at 0."""
+    service = next(r for r in load_records() if r.get("tier") == "service")
+    security = next(r for r in load_records() if r.get("tier") == "security")
+    task = next(t for t in load_tasks({"service"}) if t.id == service["id"])
+    run = run_vf_eval("rows-only", rollouts=1, env_args=env_args(
+        [service["id"], security["id"]], reward_mode="partial", warm_pool=0),
+        output_dir=tmp_path)
+    rewards = {r["info"]["task_id"]: r for r in run.rollouts}
+    assert rewards[service["id"]]["reward"] == pytest.approx(1 / (len(task.requirements) + 1))
+    assert rewards[security["id"]]["security_ok"] == 0.0
+    assert run.scoring_errors() == [] and ours() == []
 
 
 @pytest.mark.parametrize("policy", ["noop", "syntax-error", "rows-only"])

@@ -102,8 +102,10 @@ def test_the_rubric_reads_the_stored_grade():
         asyncio.run(task.score(trace))
         return trace
 
-    partial = scored(Grade(0.0, True, 1.0, False, 0.5, True, "one probe of two"))
+    partial = scored(Grade(0.0, True, 1.0, False, 0.5, True, "one probe of two",
+                           requirements_fraction=0.75, security_ok=True))
     assert partial.reward == 0.75 and partial.metrics["scoring_error"] == 0.0
+    assert partial.metrics["security_ok"] == 1.0
     never = scored(None)
     assert never.reward == 0.0 and never.metrics["scoring_error"] == 1.0
 
@@ -118,7 +120,17 @@ def test_reference_policy_scores_one(tmp_path):
     assert failures == []
     assert run.mean_reward == 1.0 and run.scoring_errors() == []
     assert all(r["module_imported"] == 1.0 for r in run.rollouts)
+    assert all(r["security_ok"] == 1.0 for r in run.rollouts)
     assert (run.results_dir / "traces.jsonl").exists()
+
+
+def test_repair_tasks_carry_their_setup_files_in_the_task_data():
+    from fastapi_env.envs.v1_env import FastAPITaskset, FastAPITasksetConfig
+
+    config = FastAPITasksetConfig(id="fastapi-env", tier="repair", num_instances_per_family=1)
+    tasks = list(FastAPITaskset(config))
+    assert tasks and all(t.data.tier == "repair" and t.data.setup_files for t in tasks)
+    assert "solution.py" in tasks[0].data.setup_files
 
 
 @pytest.mark.parametrize("policy", ["noop", "syntax-error", "rows-only"])

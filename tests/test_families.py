@@ -121,3 +121,62 @@ def test_the_shipped_dataset_matches_the_tasks_and_reads_with_datasets():
     assert {"id", "family", "split", "prompt", "difficulty", "category"} <= set(
         shipped.column_names
     )
+
+
+def _outcome(probes: dict, result=None, imported=True) -> dict:
+    report = {"imported": imported, "failure": None, "result": result or [[1]],
+              "probes": {n: {"rows": rows} for n, rows in probes.items()}}
+    return {"report": report, "failure": None, "harness_error": None}
+
+
+def test_partial_credit_is_the_fraction_of_requirements_met_and_security_ok_its_own():
+    from fastapi_env.grading.host import score
+
+    key = AnswerKey(
+        [[1]],
+        {"probe_a": [[1]], "probe_b": [[2]], "probe_c": [[3]]},
+        requirements=(("probe_a", "probe_b"), ("probe_c",)),
+        security=("probe_c",),
+    )
+    all_right = score(_outcome({"probe_a": [[1]], "probe_b": [[2]], "probe_c": [[3]]}), key)
+    assert (all_right.reward, all_right.requirements_fraction, all_right.security_ok) == (
+        1.0, 1.0, True)
+    # probe_b wrong: the first requirement is unmet though one of its probes matches
+    half = score(_outcome({"probe_a": [[1]], "probe_b": [[9]], "probe_c": [[3]]}), key)
+    assert (half.reward, half.requirements_fraction, half.security_ok) == (0.0, 2 / 3, True)
+    insecure = score(_outcome({"probe_a": [[1]], "probe_b": [[2]], "probe_c": [[0]]}), key)
+    assert (insecure.requirements_fraction, insecure.security_ok) == (2 / 3, False)
+    wrong_rows = score(_outcome({"probe_a": [[1]], "probe_b": [[2]], "probe_c": [[3]]},
+                                result=[[5]]), key)
+    assert (wrong_rows.reward, wrong_rows.requirements_fraction) == (0.0, 2 / 3)
+    nothing = score({"report": None, "failure": "no_solution", "harness_error": None}, key)
+    assert (nothing.requirements_fraction, nothing.security_ok) == (0.0, False)
+
+
+def test_selection_by_tier():
+    records = dataset.load_records()
+    tiers = {r.get("tier", "basic") for r in records}
+    for tier in tiers:
+        chosen = dataset.select_records(None, None, None, tier=tier)
+        assert chosen and {r.get("tier", "basic") for r in chosen} == {tier}
+    assert len(dataset.select_records(None, None, None, tier=sorted(tiers))) == len(records)
+    with pytest.raises(ValueError, match="unknown tier"):
+        dataset.select_records(None, None, None, tier="impossible")
+
+
+def test_a_repair_task_starts_from_its_setup_files_and_traps_edit_any_file():
+    family = Family(**{
+        **TINY.__dict__,
+        "tier": "repair",
+        "setup": {"words.py": "WORD = 'broken'\n"},
+        "files": {"words.py": "WORD = ${word__json}\n"},
+        "reference": "from fastapi import FastAPI\nfrom words import WORD\napp = FastAPI()\n"
+        '@app.get("/${route}")\ndef f():\n    return WORD\nresult = [[1]]\n',
+        "requirements": (Requirement("GET /${route} returns ${word}.", ("word",), (
+            Edit("wrong word", "WORD = ${word__json}", "WORD = 'nope'", file="words.py"),)),),
+    })
+    task = expand(family)[0]
+    assert task.workspace(None) == {"words.py": "WORD = 'broken'\n"}
+    assert task.reference_workspace()["words.py"] == 'WORD = "hi"\n'
+    trap = task.trap_workspaces()["wrong word"]
+    assert trap["words.py"] == "WORD = 'nope'\n" and trap["solution.py"] == task.reference

@@ -28,6 +28,7 @@ from prime_sandboxes import CommandTimeoutError, StartCommand
 from fastapi_env import dataset
 from fastapi_env.dataset import select_records
 from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, harness_failure
+from fastapi_env.grading.runners import write_workspace
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, Sandbox, SandboxError
 from fastapi_env.sandbox.docker import DockerSandbox, preflight
@@ -147,6 +148,7 @@ class FastAPIEnv(vf.SandboxEnv):
         *,
         keys: dict[str, AnswerKey],
         probes: dict[str, str],
+        setup_files: dict[str, dict[str, str]],
         backend: str,
         image: str | None,
         limits: Limits,
@@ -158,7 +160,7 @@ class FastAPIEnv(vf.SandboxEnv):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.keys, self.probes = keys, probes
+        self.keys, self.probes, self.setup_files = keys, probes, setup_files
         self.backend, self.limits = backend, limits
         self.grading_timeout = grading_timeout
         if backend != "docker":
@@ -184,6 +186,20 @@ class FastAPIEnv(vf.SandboxEnv):
         if "tool_calls" in getattr(box, "timings", {}):  # the benchmark reads them
             box.timings["tool_calls"].append(time.monotonic() - started)
         return f"wrote {len(content.encode())} bytes to {target}"
+
+    async def setup_state(self, state: Any, **kwargs: Any) -> Any:
+        """Create the box; a task with setup files (a repair task's app) gets them written
+        into /workspace here, before the first turn."""
+        state = await super().setup_state(state, **kwargs)
+        files = self.setup_files.get((state.get("info") or {}).get("task_id"), {})
+        if files:
+            sandbox_id = state["sandbox_id"]
+            await self._wait_for_sandbox_ready(state["sandbox_state"], sandbox_id)
+            try:
+                await write_workspace(self._sandbox(sandbox_id), files)
+            except SandboxError as exc:
+                raise vf.SandboxError(f"cannot write the task's setup files: {exc}") from exc
+        return state
 
     def update_tool_args(
         self, tool_name: str, tool_args: dict, messages: Any, state: Any, **kwargs: Any
@@ -246,7 +262,7 @@ def build_rubric(reward_mode: str) -> vf.Rubric:
     async def correctness(state: Any, **_: Any) -> float:
         g = _grade_of(state)
         if reward_mode == "partial":
-            return (g["rows_fraction"] + g["probes_fraction"]) / 2
+            return g["requirements_fraction"]
         return g["reward"]
 
     async def rows_matched(state: Any, **_: Any) -> float:
@@ -261,8 +277,11 @@ def build_rubric(reward_mode: str) -> vf.Rubric:
     async def scoring_error(state: Any, **_: Any) -> float:
         return float(bool(_grade_of(state)["scoring_error"]))
 
+    async def security_ok(state: Any, **_: Any) -> float:
+        return float(_grade_of(state)["security_ok"])
+
     rubric = vf.Rubric(funcs=[correctness], weights=[1.0])
-    for metric in (rows_matched, probes_matched, module_imported, scoring_error):
+    for metric in (rows_matched, probes_matched, module_imported, scoring_error, security_ok):
         rubric.add_metric(metric)
     return rubric
 
@@ -273,6 +292,7 @@ def load_environment(
     ids: list[str] | None = None,
     split: str = "all",
     num_instances_per_family: int | None = None,
+    tier: str | list[str] | None = None,
     max_turns: int = 5,
     command_timeout: float = 30.0,
     grading_timeout: float = 60.0,
@@ -296,14 +316,19 @@ def load_environment(
         raise ValueError(f"sandbox must be 'docker', not {sandbox!r}")
     if reward_mode not in ("binary", "partial"):
         raise ValueError(f"reward_mode must be 'binary' or 'partial', not {reward_mode!r}")
-    records = select_records(difficulty, categories, ids, split, num_instances_per_family)
+    records = select_records(difficulty, categories, ids, split, num_instances_per_family, tier)
     keys = dataset.load_keys()
     tasks = {t.id: t for t in load_tasks({r["category"] for r in records})}
     rows = [
         {
             "question": r["prompt"],
             "answer": "",
-            "info": {"task_id": r["id"], "category": r["category"], "difficulty": r["difficulty"]},
+            "info": {
+                "task_id": r["id"],
+                "category": r["category"],
+                "difficulty": r["difficulty"],
+                "tier": r.get("tier", "basic"),
+            },
         }
         for r in records
     ]
@@ -315,6 +340,7 @@ def load_environment(
     return FastAPIEnv(
         keys={r["id"]: keys[r["id"]] for r in records},
         probes={i: t.probes for i, t in tasks.items()},
+        setup_files={r["id"]: r["setup_files"] for r in records if r.get("setup_files")},
         backend=sandbox,
         image=image,
         limits=limits,

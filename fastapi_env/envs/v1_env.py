@@ -49,7 +49,7 @@ Why it is built this way:
   the box, at grading.
 
 The rubric matches the 0.3 one by name and value: reward ``correctness`` (weight 1.0; binary,
-or with ``reward_mode="partial"`` the mean of the rows and probes fractions) and metrics
+or with ``reward_mode="partial"`` the fraction of the task's requirements met) and metrics
 ``rows_matched``, ``probes_matched``, ``module_imported``, ``scoring_error``, all read off the
 stored grade (never regraded).
 """
@@ -71,6 +71,7 @@ from verifiers.v1.utils.loaders import harness_class
 
 from fastapi_env.dataset import answer_key, select_records, shipped_prompt, task_probes
 from fastapi_env.grading.host import GRADER_PRELOAD, Grade, grade, harness_failure
+from fastapi_env.grading.runners import write_workspace
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, SandboxError, vf_runtime
 from fastapi_env.sandbox.base import WORKSPACE, Sandbox
@@ -162,7 +163,9 @@ class FastAPITaskConfig(vf.TaskConfig):
     cpus: float = Field(1.0, gt=0)
     pids: int = Field(128, gt=0)
     reward_mode: Literal["binary", "partial"] = "binary"
-    """binary: 1.0 only when all rows and probes match; partial: mean of the two fractions."""
+    """binary: 1.0 only when all rows and probes match; partial: the fraction of requirements
+    met (the result rows count as one; a task without requirements: mean of the two
+    fractions)."""
     labels: dict[str, str] = Field(default_factory=dict)
     """Extra Docker labels on each sandbox (e.g. to find one run's boxes); never seen inside."""
 
@@ -192,6 +195,8 @@ class FastAPITasksetConfig(vf.TasksetConfig):
     """Families held out for evaluation ("test", about a fifth), the others ("train"), or all."""
     num_instances_per_family: int | None = Field(None, gt=0)
     """Keep the first n instances of each selected family, its original one first (None: all)."""
+    tier: str | list[str] | None = None
+    """"basic", "service", "repair", "recent", "security", or a list of them (None: all)."""
     task: FastAPITaskConfig = FastAPITaskConfig()
     """The per-rollout knobs (see FastAPITaskConfig)."""
 
@@ -202,6 +207,9 @@ class FastAPITaskData(vf.TaskData):
     task_id: str
     category: str
     difficulty: str
+    tier: str = "basic"
+    setup_files: dict[str, str] = Field(default_factory=dict)
+    """Written into /workspace before the first turn (a repair task's app); model-visible."""
 
 
 def _grade_of(trace: vf.Trace) -> dict[str, Any]:
@@ -225,6 +233,7 @@ class FastAPITask(vf.Task[FastAPITaskData, vf.State, FastAPITaskConfig]):
         _ROLLOUTS[trace.id] = _Rollout(box, self.config)  # before start: cleanup finds it
         try:
             await box.start()
+            await write_workspace(box, self.data.setup_files)
         except vf_runtime.RuntimeRefused as exc:
             raise vf.TaskError(f"fastapi-env cannot run on this runtime: {exc}") from exc
         except SandboxError as exc:
@@ -270,7 +279,7 @@ class FastAPITask(vf.Task[FastAPITaskData, vf.State, FastAPITaskConfig]):
     async def correctness(self, trace: vf.Trace) -> float:
         g = _grade_of(trace)
         if self.config.reward_mode == "partial":
-            return (g["rows_fraction"] + g["probes_fraction"]) / 2
+            return float(g["requirements_fraction"])
         return float(g["reward"])
 
     @vf.metric
@@ -288,6 +297,10 @@ class FastAPITask(vf.Task[FastAPITaskData, vf.State, FastAPITaskConfig]):
     @vf.metric
     async def scoring_error(self, trace: vf.Trace) -> float:
         return float(bool(_grade_of(trace)["scoring_error"]))
+
+    @vf.metric
+    async def security_ok(self, trace: vf.Trace) -> float:
+        return float(_grade_of(trace)["security_ok"])
 
 
 def _check_pairing(trace: vf.Trace, runtime: vf.Runtime) -> None:
@@ -324,7 +337,7 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
         c = self.config
         system = system_prompt(c.task.grading_timeout, c.task.command_timeout)
         records = select_records(
-            c.difficulty, c.categories, c.ids, c.split, c.num_instances_per_family
+            c.difficulty, c.categories, c.ids, c.split, c.num_instances_per_family, c.tier
         )
         for record in records:
             data = FastAPITaskData(
@@ -333,6 +346,8 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
                 task_id=record["id"],
                 category=record["category"],
                 difficulty=record["difficulty"],
+                tier=record.get("tier", "basic"),
+                setup_files=record.get("setup_files") or {},
                 prompt=record["prompt"],
                 system_prompt=system,
             )

@@ -35,10 +35,14 @@ GRADER_PRELOAD = ("fastapi.testclient", "pydantic.v1", "anyio._backends._asyncio
 
 @dataclass(frozen=True)
 class AnswerKey:
-    """What the reference produced: its ``result`` rows and each probe's rows."""
+    """What the reference produced: its ``result`` rows and each probe's rows; and, from the
+    task, each requirement's probes (the unit of partial credit) and the probes of its
+    security requirements."""
 
     rows: list[list[Any]]
     probes: dict[str, list[list[Any]]]
+    requirements: tuple[tuple[str, ...], ...] = ()
+    security: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,12 @@ class Grade:
     reason: str
     scoring_error: str | None = None
     seconds: float = 0.0  # host wall time of the grading (score() alone leaves the runner's)
+    # The result rows and each requirement count one each; a requirement is met when all its
+    # probes match. Tasks without requirements: the mean of the rows and probes fractions.
+    requirements_fraction: float = 0.0
+    # The app imported and every probe of every security requirement matched (vacuously true
+    # for a task without security requirements once its app imports).
+    security_ok: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -127,6 +137,7 @@ def score(outcome: dict, key: AnswerKey) -> Grade:
 
     probe_reports = report.get("probes") if isinstance(report.get("probes"), dict) else {}
     probe_hits = 0
+    matched: set[str] = set()
     for name, expected in key.probes.items():
         got = probe_reports.get(name)
         if not isinstance(got, dict) or "rows" not in got:
@@ -135,12 +146,19 @@ def score(outcome: dict, key: AnswerKey) -> Grade:
             continue
         verdict = compare(got["rows"], expected)
         probe_hits += verdict.ok
-        if not verdict.ok:
+        if verdict.ok:
+            matched.add(name)
+        else:
             reasons.append(f"hidden probe {name}: {verdict.reason}")
 
     rows_fraction = _rows_fraction(actual_rows, key.rows) if not rows_verdict.ok else 1.0
     probes_fraction = _fraction(probe_hits, len(key.probes))
     probes_matched = probe_hits == len(key.probes)
+    if key.requirements:
+        units = [rows_verdict.ok] + [set(group) <= matched for group in key.requirements]
+        requirements_fraction = sum(units) / len(units)
+    else:
+        requirements_fraction = (rows_fraction + probes_fraction) / 2
     reward = 1.0 if rows_verdict.ok and probes_matched else 0.0
     return Grade(
         reward=reward,
@@ -151,6 +169,8 @@ def score(outcome: dict, key: AnswerKey) -> Grade:
         imported=bool(report.get("imported")),
         reason="; ".join(reasons) if reasons else "all rows and hidden probes match",
         seconds=seconds,
+        requirements_fraction=requirements_fraction,
+        security_ok=bool(report.get("imported")) and set(key.security) <= matched,
     )
 
 

@@ -1,7 +1,9 @@
 """Ways to run the grader on a solution: in a sandbox (the real one) or on the host (unsafe).
 
-A runner takes ``(solution source or None, probes source, timeout)`` and returns the
-supervisor's outcome dict. ``build_tasks.py`` and the benchmarks use them; the verifiers
+A runner takes ``(solution, probes source, timeout)`` and returns the supervisor's outcome
+dict. ``solution`` is the source of ``solution.py``, or a whole workspace (relative path:
+text; what a repair task's setup files and a multi-file reference make), or None (empty).
+``build_tasks.py`` and the benchmarks use them; the verifiers
 bindings grade the sandbox the model worked in directly with ``host.grade``.
 """
 
@@ -11,21 +13,32 @@ import asyncio
 import json
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
 from fastapi_env.grading.host import GRADER_SOURCE, build_job, parse_frame, run_grader
 from fastapi_env.sandbox.base import WORKSPACE, Sandbox, SandboxError
 
-Runner = Callable[[str | None, str, float], Awaitable[dict]]
+Solution = str | Mapping[str, str] | None
+Runner = Callable[[Solution, str, float], Awaitable[dict]]
 
 
-async def run_on_host(solution: str | None, probes: str, timeout: float) -> dict:
+def workspace_files(solution: Solution) -> dict[str, str]:
+    if solution is None:
+        return {}
+    if isinstance(solution, str):
+        return {"solution.py": solution}
+    return dict(solution)
+
+
+async def run_on_host(solution: Solution, probes: str, timeout: float) -> dict:
     """Run the grader in a fresh Python on this machine. No isolation: trusted code only
     (task authoring, the in-process floor of the benchmark)."""
     with tempfile.TemporaryDirectory(prefix="fastapi-env-") as workspace:
-        if solution is not None:
-            Path(workspace, "solution.py").write_text(solution)
+        for relative, text in workspace_files(solution).items():
+            target = Path(workspace, relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
         job = build_job(probes, workspace=workspace, timeout=timeout, kill_leftovers=False)
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -47,13 +60,18 @@ def sandbox_runner(sandbox: Sandbox) -> Runner:
     """A runner that reuses one long-lived sandbox, wiping its workspace before each solution."""
     lock = asyncio.Lock()
 
-    async def run(solution: str | None, probes: str, timeout: float) -> dict:
+    async def run(solution: Solution, probes: str, timeout: float) -> dict:
         async with lock:
             wipe = await sandbox.exec(f"find {WORKSPACE} -mindepth 1 -delete", timeout=30)
             if wipe.exit_code != 0:
                 raise SandboxError(f"could not wipe {WORKSPACE}: {wipe.stderr.strip()}")
-            if solution is not None:
-                await sandbox.write_file(f"{WORKSPACE}/solution.py", solution)
+            await write_workspace(sandbox, workspace_files(solution))
             return await run_grader(sandbox, probes, timeout=timeout)
 
     return run
+
+
+async def write_workspace(sandbox: Sandbox, files: Mapping[str, str]) -> None:
+    """Write files (relative paths) into the sandbox's workspace, as the model's user."""
+    for relative, text in files.items():
+        await sandbox.write_file(f"{WORKSPACE}/{relative}", text)

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi_env.tasks.family import (
+    SOLUTION,
+    TIERS,
     Edit,
     Family,
     FamilyError,
@@ -23,9 +25,20 @@ from fastapi_env.tasks.family import (
     instance_hash,
     render,
     split_of,
+    with_edits,
 )
 
-__all__ = ["Edit", "Family", "FamilyError", "Requirement", "Task", "expand", "load_tasks"]
+__all__ = [
+    "TIERS",
+    "Edit",
+    "Family",
+    "FamilyError",
+    "Requirement",
+    "Task",
+    "expand",
+    "load_tasks",
+    "with_edits",
+]
 
 Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
@@ -39,6 +52,7 @@ class InstanceRequirement:
     text: str
     probes: tuple[str, ...]
     traps: tuple[str, ...]
+    security: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,10 +85,44 @@ class Task:
     params: dict[str, Any] = field(default_factory=dict)
     requirements: tuple[InstanceRequirement, ...] = ()
     edits: tuple[Edit, ...] = ()
+    tier: str = "basic"
+    setup_files: dict[str, str] = field(default_factory=dict)  # /workspace before turn one
+    files: dict[str, str] = field(default_factory=dict)  # the reference's other modules
 
     @property
     def family_id(self) -> str:
         return self.family or self.id
+
+    def workspace(self, solution: str | None, files: dict[str, str] | None = None) -> dict:
+        """A complete /workspace: the setup files, then ``files``, then ``solution.py``
+        (absent when ``solution`` is None)."""
+        tree = dict(self.setup_files) | (files or {})
+        if solution is not None:
+            tree[SOLUTION] = solution
+        return tree
+
+    def reference_workspace(self) -> dict[str, str]:
+        return self.workspace(self.reference, self.files)
+
+    def trap_workspaces(self) -> dict[str, dict[str, str]]:
+        """Every trap as a complete /workspace: whole-module traps over the setup files, and
+        the reference's workspace with each edit applied to its file. Raises FamilyError
+        naming an edit that no longer applies."""
+        trees = {name: self.workspace(source) for name, source in self.traps.items()}
+        for edit in self.edits:
+            tree = self.reference_workspace()
+            if edit.file not in tree:
+                raise FamilyError(f"edit {edit.name!r} names {edit.file!r}, not in the workspace")
+            tree[edit.file] = edit.apply(tree[edit.file], self.params)
+            trees[edit.name] = tree
+        return trees
+
+    def security_probes(self) -> tuple[str, ...]:
+        return tuple(sorted({p for r in self.requirements if r.security for p in r.probes}))
+
+    def requirement_groups(self) -> tuple[tuple[str, ...], ...]:
+        """Each requirement's probes: the grader's unit of partial credit."""
+        return tuple(r.probes for r in self.requirements)
 
     def trap_sources(self) -> dict[str, str]:
         """Every trap's complete source: the whole-module ones and the reference with each
@@ -86,6 +134,13 @@ class Task:
 
     def __post_init__(self) -> None:
         problems = []
+        if self.tier not in TIERS:
+            problems.append(f"tier {self.tier!r} is not one of {TIERS}")
+        for path in [*self.setup_files, *self.files]:
+            if path.startswith("/") or ".." in path.split("/"):
+                problems.append(f"file {path!r} must be a relative path inside /workspace")
+        if SOLUTION in self.files:
+            problems.append(f"files must not hold {SOLUTION}: the reference is that file")
         if self.difficulty not in DIFFICULTIES:
             problems.append(f"difficulty {self.difficulty!r} is not one of {DIFFICULTIES}")
         if not self.id.startswith(f"{self.category}/"):
@@ -129,11 +184,17 @@ def expand(family: Family) -> list[Task]:
                     params=params,
                     requirements=tuple(
                         InstanceRequirement(
-                            render(r.text, params), r.probe_names(), tuple(e.name for e in r.traps)
+                            render(r.text, params),
+                            r.probe_names(),
+                            tuple(e.name for e in r.traps),
+                            r.security,
                         )
                         for r in family.requirements
                     ),
                     edits=tuple(e for r in family.requirements for e in r.traps),
+                    tier=family.tier,
+                    setup_files={p: render(t, params) for p, t in family.setup.items()},
+                    files={p: render(t, params) for p, t in family.files.items()},
                 )
             )
         except FamilyError as exc:

@@ -33,6 +33,11 @@ Template = str | Callable[[Params], str]
 # Fixed: changing the salt or the rule reshuffles the splits of every trained model.
 SPLIT_SALT = "fastapi-env/splits/v1"
 TEST_SPLIT_BUCKETS = 5
+# What kind of work a task asks for (see docs/authoring-tasks.md): one or two behaviours
+# (basic), a product-style spec of a whole service, repairing an existing app in /workspace,
+# FastAPI/Starlette/Pydantic features newer than a model's training, a spec with exploit probes.
+TIERS = ("basic", "service", "repair", "recent", "security")
+SOLUTION = "solution.py"
 
 
 class FamilyError(ValueError):
@@ -63,6 +68,7 @@ class Edit:
     old: Template
     new: Template
     count: int = 1
+    file: str = SOLUTION  # which file of the reference's workspace the edit applies to
 
     def apply(self, source: str, params: Params) -> str:
         old, new = render(self.old, params), render(self.new, params)
@@ -81,6 +87,8 @@ class Requirement:
     text: Template
     probes: tuple[str, ...]
     traps: tuple[Edit, ...]
+    # A security requirement (an exploit must fail); the grade's security_ok counts these.
+    security: bool = False
 
     def __post_init__(self) -> None:  # a lone probe name or Edit is a tuple of one
         if isinstance(self.probes, str):
@@ -110,6 +118,13 @@ class Family:
     instances: int = 20
     expected_rows: list[list[Any]] | None = None  # hand-written rows of the original instance
     tags: tuple[str, ...] = ()
+    tier: str = "basic"
+    # Files in /workspace before the model's first turn (path relative to it: template), e.g.
+    # the app a repair task asks to fix. The model's workspace, the reference's and every
+    # trap's start from them.
+    setup: Mapping[str, Template] = field(default_factory=dict)
+    # The reference's files besides solution.py (written over the setup files).
+    files: Mapping[str, Template] = field(default_factory=dict)
 
     @property
     def split(self) -> str:
@@ -178,3 +193,18 @@ def split_of(family_id: str) -> str:
 
 def instance_hash(params: Params) -> str:
     return hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:8]
+
+
+def with_edits(files: Mapping[str, str], edits: Sequence[Edit]) -> dict[str, str]:
+    """Template files with every edit applied in turn, to its own file: a repair family's
+    setup is its reference (``files`` plus ``solution.py``) with all the planted bugs, each
+    bug also being one requirement's trap. Raises FamilyError when an edit does not apply."""
+    out = dict(files)
+    for edit in edits:
+        if not isinstance(edit.old, str) or not isinstance(edit.new, str):
+            raise FamilyError(f"edit {edit.name!r}: planted bugs must be text templates")
+        text = out.get(edit.file, "")
+        if text.count(edit.old) != edit.count:
+            raise FamilyError(f"planted bug {edit.name!r} does not apply to {edit.file}")
+        out[edit.file] = text.replace(edit.old, edit.new)
+    return out
