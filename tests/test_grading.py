@@ -54,7 +54,7 @@ def grade_solutions(solutions: dict[str, str | None], task=TASK, timeout: float 
 def test_parse_frame_needs_the_nonce():
     assert parse_frame('noise\nabc:{"x": 1}\n', "abc") == {"x": 1}
     assert parse_frame('xyz:{"x": 1}\n', "abc") is None
-    assert parse_frame("abc:not json\n", "abc") is None
+    assert parse_frame("abc:not json\n", "abc")["failure"] == "bad_frame"
 
 
 def test_score_blames_the_harness_only_for_its_own_failures():
