@@ -1,8 +1,8 @@
 """The sandbox container's first process (PID 1). Standard library only.
 
 It runs as ``python3 -I -c <this source> <lifetime seconds> offline|online <model uid:gid>
-[module to preload ...]``, started as root with only CAP_SETUID, CAP_SETGID, CAP_SETPCAP and CAP_KILL
-(and no-new-privileges), and:
+[module to preload ...]``, started as root with only CAP_SETUID, CAP_SETGID, CAP_SETPCAP and
+CAP_KILL (and no-new-privileges), and:
 
 * runs the host's commands: the host writes requests to its stdin (through the engine's attach
   stream, opened once per container) and reads their output and exit codes back from its stdout,
