@@ -138,17 +138,21 @@ ESCAPES: dict[str, tuple] = {
         "    for pid in (os.getppid(), 1):\n"
         "        try:\n            os.kill(pid, sig)\n        except OSError:\n            pass\n"
         "result = []\n"), 0.0),
-    # a CPU limit of 0 on PID 1 (prlimit works between processes of one uid)
+    # resource limits on PID 1 (prlimit works between processes of one uid): no CPU time, no
+    # address space to grow into
     "prlimit-init": (lambda t, rows: [_bash(
-        "python3 -c \"import resource\nfor lim in (resource.RLIMIT_CPU, resource.RLIMIT_NOFILE):"
-        "\n    try: resource.prlimit(1, lim, (0, 0))\n    except OSError as e: print(e)\"; "
-        "sleep 2; echo still-here"), "Done."], 0.0),
-    # an address-space limit on the supervisor, then a large (valid, wrong) report
+        "python3 -c \"import resource\nfor lim, v in ((resource.RLIMIT_CPU, 0), "
+        "(resource.RLIMIT_AS, 16 << 20)):\n    try: resource.prlimit(1, lim, (v, v))\n"
+        "    except OSError as e: print(e)\"; sleep 2; echo still-here"), "Done."], 0.0),
+    # the supervisor's address space capped just above what it uses, then a large (valid,
+    # wrong) report for it to parse
     "prlimit-supervisor": (lambda t, rows: _solution(
         "import os, resource\ntry:\n"
-        "    resource.prlimit(os.getppid(), resource.RLIMIT_AS, (40 << 20, 40 << 20))\n"
-        "except OSError:\n    pass\n" + _report("b'[[' + b'\"abcdefgh\",' * 90000 + b'0]]'"))
-        , 0.0),
+        "    vm = [l for l in open(f'/proc/{os.getppid()}/status') if l.startswith('VmSize')]\n"
+        "    cap = int(vm[0].split()[1]) * 1024 + (1 << 20)\n"
+        "    resource.prlimit(os.getppid(), resource.RLIMIT_AS, (cap, cap))\n"
+        "except (OSError, IndexError):\n    pass\n"
+        + _report("b'[[' + b'\"abcdefgh\",' * 90000 + b'0]]'")), 0.0),
     # the init's and the supervisor's threads at idle priority, the box flooded with busy loops
     "idle-priority-flood": (lambda t, rows: _solution(
         "import os\n"
@@ -162,12 +166,12 @@ ESCAPES: dict[str, tuple] = {
         "            try:\n                call()\n            except OSError:\n"
         "                pass\n"
         "idle(1)\nidle(os.getppid())\n"
-        "for _ in range(24):\n    if os.fork() == 0:\n        while True:\n            pass\n"
+        "for _ in range(48):\n    if os.fork() == 0:\n        while True:\n            pass\n"
         "while True:\n    pass\n"), 0.0),
     # reports the supervisor's parser (or the host's) cannot take
     "report-deep": (lambda t, rows: _solution(_report("b'[' * 200000 + b']' * 200000")), 0.0),
     "report-below-parser-limit": (lambda t, rows: _solution(
-        _report("b'[' * 900 + b']' * 900")), 0.0),
+        _report("b'[' * 965 + b']' * 965")), 0.0),
     "report-huge": (lambda t, rows: _solution(
         _report("b'[' + b'{},' * 2700000 + b'{}]'")), 0.0),
     # the solution hunts its memory for the nonce, then tries to forge the frame with each find
