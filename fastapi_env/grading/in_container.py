@@ -9,11 +9,11 @@ Two processes, because the solution is untrusted code:
 * the **supervisor** (this process) reads the job, makes itself non-dumpable, starts the runner,
   prints READY, enforces the time limit, kills every leftover process, reads the nonce and prints
   one framed line ``<nonce>:<json>``. In a sandbox it runs as a user the model's processes do not
-  have (the init's, root with only CAP_SETUID/SETGID/KILL), so they can neither signal it, limit
-  its resources, reschedule it nor read its memory or descriptors. Nothing the solution prints
-  can forge the frame: the runner's output goes to ``/dev/null``, it holds no descriptor of the
-  supervisor's stdout, and it never held the nonce: the host sends that only after the runner
-  was started (a backend that cannot wait sends it with the job, so a forked runner's memory
+  have (the init's: root with only CAP_SETUID/SETGID/SETPCAP/KILL), so they cannot signal it,
+  limit its resources, reschedule it, nor read its memory or descriptors. Nothing the solution
+  prints can forge the frame: the runner's output goes to ``/dev/null``, it holds no descriptor
+  of the supervisor's stdout, and it never held the nonce: the host sends that only after the
+  runner was started (a backend that cannot wait sends it with the job, so a forked runner's memory
   holds a copy there).
 * the **runner** drops to the model's uid (``model_ids`` in the job), imports the solution,
   validates ``result``, runs the hidden probes and writes its findings as JSON to an inherited

@@ -15,9 +15,11 @@ Why it is built this way:
   init below), which reaches processes that left the process group too.
 * The container's first process is ``init.py`` (read its docstring): it ends the container when
   its lifetime is over, kills every process of the model's user on request (without a new
-  process, so it works even when a fork bomb exhausted the pids limit) and confirms it, cannot be
-  killed from inside, and forks preloaded Pythons for the grader. A box whose channel is lost
-  runs nothing more: every later command is a SandboxError.
+  process, so it works even when a fork bomb exhausted the pids limit) and confirms it, and forks
+  preloaded Pythons for the grader. It is the one process started as root, with only
+  ``INIT_CAPABILITIES`` (below); it runs every command as the model's uid, so nothing the model
+  runs can signal, limit, reschedule or trace it, or the grader's supervisor (also root). A box
+  whose channel is lost runs nothing more: every later command is a SandboxError.
 * No network: the engine's ``NetworkDisabled``. The box gets a fresh network namespace of its
   own with only loopback, as ``--network none`` gives, but without the engine's network sandbox
   for it, whose set-up hook re-executes the daemon's binary: 0.12-0.16 CPU-seconds less per
