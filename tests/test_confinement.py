@@ -83,6 +83,9 @@ def hunt(digest):
         if any(holds(v) for v in values):
             found["objects"] = True
             break
+    import ctypes  # a runner that dropped its uid is non-dumpable: its own mem is root's then
+
+    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: as any process may for itself
     with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb") as mem:
         for line in maps:
             span, perms = line.split()[:2]
@@ -134,7 +137,7 @@ def test_the_solution_cannot_touch_the_supervisor_nor_find_the_nonce(preload, mo
     monkeypatch.setattr(host.secrets, "token_hex", lambda _: NONCE)
     digest = hashlib.sha256(NONCE.encode()).hexdigest()
     solution = (ATTEMPTS + NONCE_HUNT
-                + "import os\n"
+                + "import os\nfrom fastapi import FastAPI\napp = FastAPI()\n"
                   "outcomes = attempts(os.getppid())\n"
                   f"found = hunt({digest!r})\n"
                   "result = [[name, v] for name, v in sorted(outcomes.items())]"
