@@ -646,6 +646,8 @@ class DockerSandbox(Sandbox):
     async def write_file(self, path: str, data: bytes | str, *, user: str | None = None) -> None:
         """Within the command timeout; a target that exists but is no regular file (a FIFO, a
         device, a directory) is refused rather than opened, which could block."""
+        if "\x00" in path:
+            raise SandboxError(f"cannot write {path!r}: a path cannot contain a NUL byte")
         payload = data.encode() if isinstance(data, str) else data
         script = ('[ ! -e "$1" ] || [ -f "$1" ] || { echo "it exists and is not a regular file"'
                   ' >&2; exit 1; }; mkdir -p -- "$(dirname -- "$1")" && cat > "$1"')
