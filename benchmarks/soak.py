@@ -109,11 +109,11 @@ def main() -> None:
         print(f"  {policy}: {str(reason)[:160]}")
     print(f"leaked containers: {len(leaked)}")
     print(f"peak host memory in use above idle: {memory.peak / 2**20:.0f} MiB")
-    print(f"{'policy':<34} {'rollouts':>8} {'mean reward':>12} {'honest':>7}")
+    print(f"{'policy':<40} {'rollouts':>8} {'mean reward':>12} {'honest':>7}")
     for policy in sorted(by_policy):
         rewards = by_policy[policy]
         flag = "" if statistics.fmean(rewards) == expected_reward(policy) else "  MISMATCH"
-        print(f"{policy:<34} {len(rewards):>8} {statistics.fmean(rewards):12.3f} "
+        print(f"{policy:<40} {len(rewards):>8} {statistics.fmean(rewards):12.3f} "
               f"{expected_reward(policy):7.1f}{flag}")
 
 
