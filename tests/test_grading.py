@@ -9,6 +9,7 @@ import dataclasses
 import pytest
 
 from fastapi_env.build import negative_controls, verify_task
+from fastapi_env.grading import in_container as ic
 from fastapi_env.grading.host import (
     GRADER_PRELOAD,
     AnswerKey,
@@ -58,7 +59,35 @@ def grade_solutions(solutions: dict[str, str | None], task=TASK, timeout: float 
 def test_parse_frame_needs_the_nonce():
     assert parse_frame('noise\nabc:{"x": 1}\n', "abc") == {"x": 1}
     assert parse_frame('xyz:{"x": 1}\n', "abc") is None
-    assert parse_frame("abc:not json\n", "abc") is None
+    assert parse_frame("abc:not json\n", "abc")["failure"] == "bad_frame"
+
+
+@pytest.mark.parametrize("frame", [
+    "[" * 100_000 + "]" * 100_000,  # too deep for the parser
+    '{"report": ' + "[" * 900 + "]" * 900 + "}",  # parses, but past the shared depth
+    '{"report": [' + "0," * (ic.FRAME_MAX_ITEMS + 10) + "0]}",  # past the count
+    '{"report": "' + "x" * ic.FRAME_MAX_BYTES + '"}',  # past the size
+    '{"report": NaN}',
+    '["not", "an object"]',
+])
+def test_a_frame_past_the_shared_limits_is_the_models_failure(frame):
+    outcome = parse_frame(f"abc:{frame}\n", "abc")
+    assert outcome["failure"] == "bad_frame" and outcome["report"] is None, outcome
+
+
+def test_what_the_supervisor_encodes_the_host_decodes_with_the_same_limits():
+    rows = [[[[1, "x"]] * 3]] * 50
+    outcome = {"report": {"result": rows, "probes": {"probe_a": {"rows": rows}}},
+               "failure": None, "detail": "", "seconds": 0.1, "harness_error": None}
+    assert ic.decode_frame(ic.encode_frame(outcome)) == outcome
+    deep: list = []
+    for _ in range(ic.FRAME_MAX_DEPTH):
+        deep = [deep]
+    with pytest.raises(ic.NotJSON):
+        ic.encode_frame({"report": {"result": deep}})
+    with pytest.raises(ic.NotJSON):  # the runner's report: bounded before it is parsed
+        ic.parse_json(b"[" * 200_000, "report", ic.MAX_REPORT_BYTES, ic.FRAME_MAX_DEPTH,
+                      ic.FRAME_MAX_ITEMS)
 
 
 def test_score_blames_the_harness_only_for_its_own_failures():

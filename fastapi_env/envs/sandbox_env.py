@@ -8,6 +8,9 @@ Thin on purpose: tasks, sandbox and grading live in the core. What is specific h
   it left Prime's box networked, ignored the limits, could not kill the model's processes and
   passed the grader's job on the command line; the verifiers 0.4 binding runs on Prime's
   sandboxes with all of those (``fastapi_env/sandbox/vf_runtime.py``).
+* A ``write_file`` that fails in a box that still runs (a read-only path, a FIFO at the target, a
+  full disk, a NUL byte in the path) is a tool message the model reads, as in the 0.4 binding;
+  only a box that is gone is a rollout error (and then a ``scoring_error`` at grading).
 * ``post_rollout`` (run by SandboxEnv before it deletes the box, and before the rubric) grades
   once and caches the grade in the state. It never raises: if it did, SandboxEnv would skip
   the delete.
@@ -182,7 +185,9 @@ class FastAPIEnv(vf.SandboxEnv):
         try:
             await box.write_file(target, content)
         except SandboxError as exc:
-            raise vf.SandboxError(str(exc)) from exc
+            if not await box.is_alive():  # the box itself is gone: the harness's failure
+                raise vf.SandboxError(str(exc)) from exc
+            return f"Error: {exc}"  # a path it may not write, a FIFO, a full disk: the model's
         if "tool_calls" in getattr(box, "timings", {}):  # the benchmark reads them
             box.timings["tool_calls"].append(time.monotonic() - started)
         return f"wrote {len(content.encode())} bytes to {target}"

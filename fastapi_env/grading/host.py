@@ -7,8 +7,9 @@ Who is to blame when something goes wrong:
 
 * the runner's report (import error, timeout, missing ``app``/``result``, non-JSON rows, a probe
   that raised) is the model's: reward 0 with the reason;
-* no frame from the supervisor while the box still answers means the solution got at it (killed
-  it, exhausted memory, ...): also the model's;
+* no frame from the supervisor while the box still answers means the solution got at it (e.g.
+  exhausted the box's memory): also the model's; so is a frame past the limits the supervisor
+  keeps (``decode_frame``: size, depth, count), which only a report it rejected could cause;
 * an exception in the supervisor, a box that no longer answers, or an engine error is the
   harness's: ``scoring_error`` is set and the reward must not be used for training.
 """
@@ -24,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from fastapi_env.compare import compare, validate_expected
-from fastapi_env.sandbox.base import WORKSPACE, Sandbox, SandboxError
+from fastapi_env.grading.in_container import READY, NotJSON, decode_frame
+from fastapi_env.sandbox.base import MODEL_USER, WORKSPACE, Sandbox, SandboxError
 
 GRADER_SOURCE = (Path(__file__).parent / "in_container.py").read_text()
 # What a sandbox's init should preload so the grader forks warm (see sandbox/init.py): FastAPI's
@@ -77,27 +79,35 @@ def out_of_memory() -> Grade:
     return Grade(0.0, False, 0.0, False, 0.0, False, reason)
 
 
-def build_job(probes: str, *, workspace: str, timeout: float, kill_leftovers: bool) -> dict:
-    return {
-        "nonce": secrets.token_hex(16),
+def build_job(probes: str, *, workspace: str, timeout: float, kill_leftovers: bool,
+              model_ids: list[int] | None = None) -> tuple[dict, str]:
+    """The grader's job (its first line of stdin) and the nonce (its second line, sent apart:
+    see ``run_grader``)."""
+    job = {
         "source": GRADER_SOURCE,
         "workspace": workspace,
         "probes": probes,
         "timeout": timeout,
         "kill_leftovers": kill_leftovers,
+        "model_ids": model_ids,
     }
+    return job, secrets.token_hex(16)
+
+
+def grader_stdin(job: dict) -> bytes:
+    return json.dumps(job).encode() + b"\n"
 
 
 def parse_frame(stdout: str, nonce: str) -> dict | None:
-    """Return the supervisor's outcome, or None when no frame with this nonce is present."""
+    """Return the supervisor's outcome, or None when no frame with this nonce is present. A
+    frame past the supervisor's own limits is the model's failure (``bad_frame``)."""
     prefix = nonce + ":"
     for line in reversed(stdout.splitlines()):
         if line.startswith(prefix):
             try:
-                outcome = json.loads(line[len(prefix) :])
-            except ValueError:
-                return None
-            return outcome if isinstance(outcome, dict) else None
+                return decode_frame(line[len(prefix) :])
+            except NotJSON as exc:
+                return {"report": None, "failure": "bad_frame", "detail": str(exc)}
     return None
 
 
@@ -179,13 +189,16 @@ async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float) -> dict:
     if not await sandbox.is_alive():
         raise SandboxError("the sandbox is not running (stopped or paused) at grading")
     await sandbox.kill_model_processes()  # the model's background processes end with its turns
-    job = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True)
-    nonce = job["nonce"]
+    model_ids = [int(part) for part in MODEL_USER.split(":")]
+    job, nonce = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True,
+                           model_ids=model_ids)
     result = await sandbox.run_python(
         GRADER_SOURCE,
-        stdin=json.dumps(job).encode(),
+        stdin=grader_stdin(job),
         timeout=timeout + 15,
         output_limit=16 * 1024 * 1024,
+        privileged=True,  # the supervisor: out of the model's reach; its runner drops to it
+        late_stdin=(READY.encode(), nonce.encode() + b"\n"),  # after the runner is forked
     )
     outcome = parse_frame(result.stdout, nonce)
     if outcome is not None:

@@ -10,13 +10,18 @@ bindings grade the sandbox the model worked in directly with ``host.grade``.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
-from fastapi_env.grading.host import GRADER_SOURCE, build_job, parse_frame, run_grader
+from fastapi_env.grading.host import (
+    GRADER_SOURCE,
+    build_job,
+    grader_stdin,
+    parse_frame,
+    run_grader,
+)
 from fastapi_env.sandbox.base import WORKSPACE, Sandbox, SandboxError
 
 Solution = str | Mapping[str, str] | None
@@ -39,7 +44,8 @@ async def run_on_host(solution: Solution, probes: str, timeout: float) -> dict:
             target = Path(workspace, relative)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
-        job = build_job(probes, workspace=workspace, timeout=timeout, kill_leftovers=False)
+        job, nonce = build_job(probes, workspace=workspace, timeout=timeout,
+                               kill_leftovers=False)
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-I",
@@ -49,8 +55,10 @@ async def run_on_host(solution: Solution, probes: str, timeout: float) -> dict:
             stdout=asyncio.subprocess.PIPE,
             cwd=workspace,
         )
-        stdout, _ = await asyncio.wait_for(proc.communicate(json.dumps(job).encode()), timeout + 30)
-    outcome = parse_frame(stdout.decode(errors="replace"), job["nonce"])
+        # the fresh runner gets only the job: a nonce sent with it never reaches the solution
+        stdin = grader_stdin(job) + nonce.encode() + b"\n"
+        stdout, _ = await asyncio.wait_for(proc.communicate(stdin), timeout + 30)
+    outcome = parse_frame(stdout.decode(errors="replace"), nonce)
     if outcome is None:
         raise RuntimeError(f"the grader printed no frame (exit code {proc.returncode})")
     return outcome

@@ -80,10 +80,18 @@ class Sandbox(abc.ABC):
         """
 
     async def run_python(self, source: str, *, stdin: bytes | None = None,
-                         timeout: float | None = None,
-                         output_limit: int | None = None) -> ExecResult:
-        """Run Python ``source`` as the model's user, as ``python3 -I -S -c`` would (a backend
-        may fork a preloaded interpreter instead). Same results and errors as ``exec``."""
+                         timeout: float | None = None, output_limit: int | None = None,
+                         privileged: bool = False,
+                         late_stdin: tuple[bytes, bytes] | None = None) -> ExecResult:
+        """Run Python ``source`` as ``python3 -I -S -c`` would (a backend may fork a preloaded
+        interpreter instead). Same results and errors as ``exec``.
+
+        ``privileged``: run it as a user the model's processes cannot reach, where the backend
+        has one (Docker: the init's); elsewhere as the model's user. ``late_stdin`` is (marker,
+        data): ``data`` is the rest of stdin, sent once stdout shows ``marker`` (a backend that
+        cannot wait sends it at once)."""
+        if late_stdin is not None:
+            stdin = (stdin or b"") + late_stdin[1]
         return await self.exec(["python3", "-I", "-S", "-c", source], stdin=stdin,
                                timeout=timeout, output_limit=output_limit)
 

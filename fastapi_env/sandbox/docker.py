@@ -15,9 +15,11 @@ Why it is built this way:
   init below), which reaches processes that left the process group too.
 * The container's first process is ``init.py`` (read its docstring): it ends the container when
   its lifetime is over, kills every process of the model's user on request (without a new
-  process, so it works even when a fork bomb exhausted the pids limit) and confirms it, cannot be
-  killed from inside, and forks preloaded Pythons for the grader. A box whose channel is lost
-  runs nothing more: every later command is a SandboxError.
+  process, so it works even when a fork bomb exhausted the pids limit) and confirms it, and forks
+  preloaded Pythons for the grader. It is the one process started as root, with only
+  ``INIT_CAPABILITIES`` (below); it runs every command as the model's uid, so nothing the model
+  runs can signal, limit, reschedule or trace it, or the grader's supervisor (also root). A box
+  whose channel is lost runs nothing more: every later command is a SandboxError.
 * No network: the engine's ``NetworkDisabled``. The box gets a fresh network namespace of its
   own with only loopback, as ``--network none`` gives, but without the engine's network sandbox
   for it, whose set-up hook re-executes the daemon's binary: 0.12-0.16 CPU-seconds less per
@@ -46,6 +48,7 @@ import time
 import uuid
 import weakref
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -279,6 +282,7 @@ class DockerSandbox(Sandbox):
                 network_mode="none" if offline else "bridge",
                 binds={str(HOSTS_FILE): {"bind": "/etc/hosts", "mode": "ro"}} if offline else None,
                 cap_drop=["ALL"],
+                cap_add=INIT_CAPABILITIES,
                 security_opt=["no-new-privileges"],
                 pids_limit=lim.pids,
                 mem_limit=f"{lim.memory_mb}m",
@@ -295,9 +299,9 @@ class DockerSandbox(Sandbox):
                 command=self._init_command(offline),
                 network_disabled=offline,
                 name=self.name,
-                user=MODEL_USER,
+                user="0:0",  # the init only: it runs every command as the model's user
                 labels=labels,
-                working_dir=WORKSPACE,
+                working_dir="/",  # root has no DAC override: /workspace is the model's (0700)
                 stdin_open=True,  # the init's stdin is the command channel
                 host_config=host_config,
             )["Id"]
@@ -322,7 +326,7 @@ class DockerSandbox(Sandbox):
 
     def _init_command(self, offline: bool) -> list[str]:
         return ["python3", "-I", "-c", INIT_SOURCE, str(int(self.limits.lifetime_s)),
-                "offline" if offline else "online", *self.preload]
+                "offline" if offline else "online", MODEL_USER, *self.preload]
 
     async def start(self) -> None:
         if self.container_id is not None:
@@ -387,19 +391,23 @@ class DockerSandbox(Sandbox):
         stdin: bytes | None,
         timeout: float,
         limit: int | None,
-        python_source: str | None = None,
+        python: PythonRequest | None = None,
     ) -> ExecResult:
         """Run a command: the model's user's through the init's channel, others (root, in the
-        conformance suite) through ``docker exec``. With ``python_source``, run that source in a
-        fork of the init instead of ``argv``."""
+        conformance suite) through ``docker exec``. With ``python``, run that source in a fork
+        of the init instead of ``argv``."""
         if self.container_id is None or self._stopped:
             raise SandboxError("the sandbox is not running")
         started = time.monotonic()
         output = Output(limit)
         if user == MODEL_USER and self._channel is not None:
-            program = {"python": python_source} if python_source else {"argv": argv}
-            request = {**program, "cwd": workdir, "timeout": timeout}
-            exit_code, timed_out = self._run_in_channel(request, stdin, timeout, output)
+            request: dict[str, Any] = {"argv": argv}
+            if python is not None:
+                request = {"python": python.source, "privileged": python.privileged,
+                           "stdin_follows": python.late_stdin is not None}
+            request |= {"cwd": workdir, "timeout": timeout}
+            exit_code, timed_out = self._run_in_channel(
+                request, stdin, timeout, output, python.late_stdin if python else None)
         else:
             exit_code, timed_out = self._run_in_docker_exec(argv, user, workdir, stdin, timeout,
                                                             output)
@@ -417,7 +425,10 @@ class DockerSandbox(Sandbox):
         self.kill_model_processes_now()
 
     def _run_in_channel(self, request: dict[str, Any], stdin: bytes | None, timeout: float,
-                        output: Output) -> tuple[int | None, bool]:
+                        output: Output,
+                        late_stdin: tuple[bytes, bytes] | None = None) -> tuple[int | None, bool]:
+        """``late_stdin`` is (marker, data): ``data`` is sent as the rest of the command's stdin
+        once its stdout shows ``marker``."""
         assert self._channel is not None
         deadline = time.monotonic() + timeout
         try:
@@ -434,6 +445,9 @@ class DockerSandbox(Sandbox):
                     break
                 if kind in (ch.STDOUT, ch.STDERR):
                     output.add(kind, payload)
+                    if late_stdin is not None and late_stdin[0] in output.buffers[ch.STDOUT]:
+                        self._feed(command_id, late_stdin[1])
+                        late_stdin = None
                 elif kind == ch.EXIT:
                     exit_code = int(payload)
                     break
@@ -451,6 +465,14 @@ class DockerSandbox(Sandbox):
         if timed_out or output.flooded:
             self._stop_overrunning_command()
         return exit_code, timed_out
+
+    def _feed(self, command_id: int, data: bytes) -> None:
+        assert self._channel is not None
+        try:
+            feed_id, _ = self._channel.submit({"feed": command_id}, data)
+        except OSError as exc:
+            raise SandboxError(f"the sandbox's command channel is gone: {exc}") from exc
+        self._channel.forget(feed_id)  # a feed has no reply
 
     def _run_in_docker_exec(self, argv: list[str], user: str, workdir: str,
                             stdin: bytes | None, timeout: float,
@@ -583,7 +605,7 @@ class DockerSandbox(Sandbox):
 
     async def _timed_exec(self, argv: list[str], user: str, workdir: str, stdin: bytes | None,
                           timeout: float | None, output_limit: int | None,
-                          python_source: str | None = None) -> ExecResult:
+                          python: PythonRequest | None = None) -> ExecResult:
         """``exec`` with the box's default limits, off the event loop, timed for the bench."""
         result = await _off_loop(
             self._exec_blocking,
@@ -593,21 +615,23 @@ class DockerSandbox(Sandbox):
             stdin,
             timeout or self.limits.command_timeout_s,
             output_limit or self.limits.output_limit_bytes,
-            python_source,
+            python,
         )
         self.timings["execs"].append(result.seconds)
         return result
 
     async def run_python(self, source: str, *, stdin: bytes | None = None,
-                         timeout: float | None = None,
-                         output_limit: int | None = None) -> ExecResult:
-        """Run ``source`` as the model's user in a fork of the init, whose modules are preloaded
-        (no fresh interpreter); without a preload, as a fresh ``python3``."""
-        if not self.preload or self._channel is None:
+                         timeout: float | None = None, output_limit: int | None = None,
+                         privileged: bool = False,
+                         late_stdin: tuple[bytes, bytes] | None = None) -> ExecResult:
+        """Run ``source`` in a fork of the init, whose modules are preloaded (no fresh
+        interpreter when there is a preload): as the model's user, or ``privileged`` as the
+        init's (the grader's supervisor, out of the model's reach)."""
+        if self._channel is None:
             return await super().run_python(source, stdin=stdin, timeout=timeout,
-                                            output_limit=output_limit)
+                                            output_limit=output_limit, late_stdin=late_stdin)
         return await self._timed_exec([], MODEL_USER, WORKSPACE, stdin, timeout, output_limit,
-                                      python_source=source)
+                                      python=PythonRequest(source, privileged, late_stdin))
 
     async def read_file(self, path: str, *, user: str | None = None) -> bytes:
         result = await _off_loop(
@@ -620,20 +644,41 @@ class DockerSandbox(Sandbox):
         return result.stdout_bytes
 
     async def write_file(self, path: str, data: bytes | str, *, user: str | None = None) -> None:
+        """Within the command timeout; a target that exists but is no regular file (a FIFO, a
+        device, a directory) is refused rather than opened, which could block."""
+        if "\x00" in path:
+            raise SandboxError(f"cannot write {path!r}: a path cannot contain a NUL byte")
         payload = data.encode() if isinstance(data, str) else data
-        script = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"'
+        script = ('[ ! -e "$1" ] || [ -f "$1" ] || { echo "it exists and is not a regular file"'
+                  ' >&2; exit 1; }; mkdir -p -- "$(dirname -- "$1")" && cat > "$1"')
+        timeout = self.limits.command_timeout_s
         result = await _off_loop(
             self._exec_blocking,
             ["/bin/sh", "-c", script, "sh", path],
             user or MODEL_USER,
             "/",
             payload,
-            120.0,
+            timeout,
             64 * 1024,
         )
+        if result.timed_out:
+            raise SandboxError(f"cannot write {path}: timed out after {timeout:g} s")
         if result.exit_code != 0:
             raise SandboxError(f"cannot write {path}: {result.stderr.strip()}")
 
+
+@dataclass(frozen=True)
+class PythonRequest:
+    """Python source for the init to run in a fork of itself (see ``run_python``)."""
+
+    source: str
+    privileged: bool = False
+    late_stdin: tuple[bytes, bytes] | None = None
+
+
+# What the init needs: to drop its children to the model's user (and empty their bounding set),
+# and to kill them. The model's processes hold none of these.
+INIT_CAPABILITIES = ["SETUID", "SETGID", "SETPCAP", "KILL"]
 
 _stale_swept = False
 

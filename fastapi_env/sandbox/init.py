@@ -1,7 +1,8 @@
-"""The sandbox container's first process (PID 1), run as the model's user. Standard library only.
+"""The sandbox container's first process (PID 1). Standard library only.
 
-It runs as ``python3 -I -c <this source> <lifetime seconds> offline|online [module to preload
-...]`` and:
+It runs as ``python3 -I -c <this source> <lifetime seconds> offline|online <model uid:gid>
+[module to preload ...]``, started as root with only CAP_SETUID, CAP_SETGID, CAP_SETPCAP and
+CAP_KILL (and no-new-privileges), and:
 
 * runs the host's commands: the host writes requests to its stdin (through the engine's attach
   stream, opened once per container) and reads their output and exit codes back from its stdout,
@@ -13,12 +14,17 @@ It runs as ``python3 -I -c <this source> <lifetime seconds> offline|online [modu
 * ends the container when its lifetime is over (so a crashed host cannot leave it running);
 * reaps orphans; on a kill request kills every other process of its user, with no new process
   needed inside a box whose pids are exhausted, and answers once it is done;
-* cannot be killed from inside: a namespace's init ignores signals it has no handler for, and it
-  makes itself non-dumpable so a process of the same user cannot read or trace it, nor open its
-  stdin or stdout through ``/proc/1/fd``: only the host speaks on the channel;
+* is out of the model's reach: every command runs as the model's uid, which the init (root)
+  is not, so the model's processes can neither signal it, nor set its resource limits
+  (``prlimit``), nor change its scheduling (nice, ``SCHED_IDLE``, I/O priority), nor trace it or
+  read its memory, environment or descriptors (it is also non-dumpable): only the host speaks on
+  the channel. A child drops to the model's uid and gid (no supplementary groups) before it runs
+  anything, which clears every capability, and empties its bounding set: no exec can regain one;
 * runs Python source in a fork of itself on request (the grader), with the named modules
   (FastAPI's test client and what it imports lazily: about 0.3 s of CPU per fresh Python)
-  preloaded in a thread while the model's turns run.
+  preloaded in a thread while the model's turns run. A ``"privileged"`` Python request (the
+  grader's supervisor) keeps the init's uid and capabilities, so the model cannot reach it either;
+  it drops to the model's uid itself for the part that runs the model's code.
 
 Its children raise their ``oom_score_adj`` so that memory pressure kills them before it. If the
 model's processes still exhaust the box's memory and the kernel kills the init, the container
@@ -41,7 +47,12 @@ CHILD_OOM_SCORE_ADJ = b"500"
 # command's stdin bytes. The header is one of
 #   {"id", "argv", "cwd", "timeout"}    run a program;
 #   {"id", "python", "cwd", "timeout"}  run Python source in a fork of this (preloaded) process;
-#   {"id", "kill": true}                kill every other process of the user (EXIT "0" once done).
+#   {"id", "kill": true}                kill every other process (EXIT "0" once done);
+#   {"id", "feed": <command id>}        the stdin bytes are the rest of that command's stdin.
+# A request with "stdin_follows": true keeps its command's stdin open for one later "feed" (the
+# grader's nonce arrives so, once the process that runs the model's code has been forked).
+# Optional: "privileged": true (a Python request keeps the init's uid; otherwise every command
+# runs as the model's uid).
 # Init to host: FRAME_HEAD (kind, command id, payload size), then the payload.
 REQUEST_HEAD = struct.Struct(">II")
 FRAME_HEAD = struct.Struct(">BII")
@@ -54,8 +65,12 @@ BACKSTOP_S = 5.0  # past its timeout a command's group is killed, should the hos
 STATUSES = {}  # pid -> wait status, filled by the SIGCHLD handler
 
 
+MODEL_IDS = (1000, 1000)  # the model's uid and gid; set from the command line
+
+
 def kill_all():
-    """Kill every other process of the user (no fork needed, so a fork bomb cannot block it)."""
+    """Kill every process but this one: the model's (no fork needed, so a fork bomb cannot block
+    it: ``kill(-1)`` is atomic against fork), and a grader left over from a timed-out grading."""
     try:
         os.kill(-1, signal.SIGKILL)
     except OSError:
@@ -82,20 +97,45 @@ def make_undumpable():
         pass
 
 
-def become_ordinary_child(stays_python):
+def become_ordinary_child(stays_python, privileged=False):
     """In a forked child: the signal dispositions of a fresh process (of a fresh interpreter,
     which ignores SIGPIPE and SIGXFSZ, if it stays Python rather than exec'ing a program), a
-    session of its own, first in line for the OOM killer."""
+    session of its own; unless ``privileged``, first in line for the OOM killer and running as
+    the model's user."""
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     for signum in (signal.SIGPIPE, signal.SIGXFSZ):  # an ignored signal would survive exec
         signal.signal(signum, signal.SIG_IGN if stays_python else signal.SIG_DFL)
     os.setsid()
+    if not privileged:
+        become_model()
+
+
+def become_model(uid_gid=None):
+    """Raise this process's OOM score, then drop to the model's uid and gid for good (real,
+    effective and saved: every capability goes with them). A no-op for a process not root."""
     try:
         with open("/proc/self/oom_score_adj", "wb") as adj:
             adj.write(CHILD_OOM_SCORE_ADJ)
     except OSError:
         pass
+    uid, gid = uid_gid or MODEL_IDS
+    if os.getuid() == 0:
+        drop_capability_bounding_set()
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+
+
+def drop_capability_bounding_set():
+    """Empty the bounding set (needs CAP_SETPCAP), so that nothing this process execs could ever
+    hold a capability, no-new-privileges or not."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in range(64):
+        if libc.prctl(24, cap, 0, 0, 0) != 0:  # PR_CAPBSET_DROP; EINVAL past the last one
+            break
 
 
 # --------------------------------------------------------------------------- the channel
@@ -111,13 +151,15 @@ class Command:
 
     def __init__(self, request, stdin):
         self.id = request["id"]
+        self.stdin_follows = bool(request.get("stdin_follows"))  # a "feed" request brings it
         self.deadline = time.monotonic() + float(request.get("timeout", 3600)) + BACKSTOP_S
         self.stdin = memoryview(stdin)  # what is left to write
         self.exited_at = None
         self.status = None
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        in_r, in_w = os.pipe() if stdin else (os.open(os.devnull, os.O_RDONLY), None)
+        has_stdin = stdin or self.stdin_follows
+        in_r, in_w = os.pipe() if has_stdin else (os.open(os.devnull, os.O_RDONLY), None)
         try:
             self.pid = os.fork()
         except OSError:
@@ -137,11 +179,12 @@ class Command:
     @staticmethod
     def _exec_in_child(request, in_r, out_w, err_w):
         try:
-            become_ordinary_child(stays_python="python" in request)
+            privileged = "python" in request and bool(request.get("privileged"))
+            become_ordinary_child(stays_python="python" in request, privileged=privileged)
             for fd, target in ((in_r, 0), (out_w, 1), (err_w, 2)):
                 os.dup2(fd, target)
             os.closerange(3, 65536)
-            os.chdir(request.get("cwd") or "/")
+            os.chdir("/" if privileged else request.get("cwd") or "/")  # root: no DAC override
             if "python" in request:
                 run_python(request["python"])
             argv = request["argv"]
@@ -215,6 +258,8 @@ class Init:
             if request.get("kill"):
                 kill_all()
                 send(EXIT, request["id"], b"0")
+            elif "feed" in request:
+                self.feed(request["feed"], stdin)
             elif self.refusal:
                 send(REFUSED, request["id"], self.refusal.encode())
             else:
@@ -232,7 +277,16 @@ class Init:
         for fd, stream in command.outputs.items():
             self.selector.register(fd, selectors.EVENT_READ, (command, stream))
         if command.stdin_fd is not None:
-            self.selector.register(command.stdin_fd, selectors.EVENT_WRITE, ("stdin", command))
+            self.watch_stdin(command)
+
+    def feed(self, command_id, data):
+        """The rest of a running command's stdin (no reply: a command already gone needs none)."""
+        for command in self.commands.values():
+            if command.id == command_id and command.stdin_fd is not None:
+                command.stdin = memoryview(bytes(command.stdin) + data)
+                command.stdin_follows = False
+                self.watch_stdin(command)
+                return
 
     def feed_stdin(self, command):
         try:
@@ -242,11 +296,24 @@ class Init:
             return
         except OSError:  # the command does not read its stdin
             command.stdin = memoryview(b"")
+            command.stdin_follows = False
         if not command.stdin:
-            self.close_stdin(command)
+            if command.stdin_follows:  # kept open for a "feed": stop watching until it comes
+                self.selector.unregister(command.stdin_fd)
+            else:
+                self.close_stdin(command)
+
+    def watch_stdin(self, command):
+        try:
+            self.selector.register(command.stdin_fd, selectors.EVENT_WRITE, ("stdin", command))
+        except KeyError:  # still watched: what is left to write just grew
+            pass
 
     def close_stdin(self, command):
-        self.selector.unregister(command.stdin_fd)
+        try:
+            self.selector.unregister(command.stdin_fd)
+        except KeyError:  # not watched while it waited for a "feed"
+            pass
         os.close(command.stdin_fd)
         command.stdin_fd = None
 
@@ -358,9 +425,12 @@ def drain(fd):
 
 
 def main():
+    global MODEL_IDS
     make_undumpable()
     signal.signal(signal.SIGCHLD, reap)
-    Init(float(sys.argv[1]), sys.argv[2] == "offline", sys.argv[3:]).run()
+    uid, gid = sys.argv[3].split(":")
+    MODEL_IDS = (int(uid), int(gid))
+    Init(float(sys.argv[1]), sys.argv[2] == "offline", sys.argv[4:]).run()
 
 
 if __name__ == "__main__":
