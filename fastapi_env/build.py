@@ -162,7 +162,7 @@ async def verify_task(
     elif not full:
         report.problems += check_key_shape(report.key) + requirement_problems(task, report.key)
         try:
-            task.trap_sources()
+            task.trap_workspaces()  # every edit, on its own file, still applies
         except FamilyError as exc:
             report.problems.append(str(exc))
     else:

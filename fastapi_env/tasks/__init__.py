@@ -125,12 +125,9 @@ class Task:
         return tuple(r.probes for r in self.requirements)
 
     def trap_sources(self) -> dict[str, str]:
-        """Every trap's complete source: the whole-module ones and the reference with each
-        edit applied. Raises FamilyError naming an edit that no longer applies."""
-        sources = dict(self.traps)
-        for edit in self.edits:
-            sources[edit.name] = edit.apply(self.reference, self.params)
-        return sources
+        """Every trap's ``solution.py`` (the whole trap of a single-file task), from
+        ``trap_workspaces``. Raises FamilyError naming an edit that no longer applies."""
+        return {name: tree[SOLUTION] for name, tree in self.trap_workspaces().items()}
 
     def __post_init__(self) -> None:
         problems = []
