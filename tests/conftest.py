@@ -63,3 +63,10 @@ def interfere_with_first(label_filter: str, action: str = "kill", after_s: float
             subprocess.run(["docker", action, found[0]], capture_output=True)
             return
         time.sleep(0.1)
+
+
+def original_ids(*families: str) -> list[str]:
+    """The original instance (the hand-written task) of each family, in the order given."""
+    from fastapi_env.dataset import select_records
+
+    return [r["id"] for f in families for r in select_records(None, None, [f], "all", 1)]

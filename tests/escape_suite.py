@@ -6,11 +6,12 @@ from __future__ import annotations
 import uuid
 
 from fastapi_env.attacks import escape_suite_assignment, escape_suite_policy, expected_reward
-from fastapi_env.dataset import load_records
+from fastapi_env.dataset import select_records
 
 from .conftest import labelled_containers
 
-IDS = sorted(r["id"] for r in load_records())
+# One instance (the original) of every basic family: each escape plays a single-file task.
+IDS = sorted(r["id"] for r in select_records(None, None, None, "all", 1, "basic"))
 ASSIGNED = escape_suite_assignment(IDS)
 # Small boxes and short timeouts, as the attack suite's; turns enough for the write_file
 # mistakes and the solution that follows them.

@@ -12,11 +12,11 @@ import pytest
 from fastapi_env.attacks import ATTACKS, attack_policies, honest_reward
 from fastapi_env.evaluate import evaluate_in_process
 
-from .conftest import labelled_containers
+from .conftest import labelled_containers, original_ids
 
 pytestmark = pytest.mark.docker
 
-IDS = ["responses/response_model_filtering", "errors/http_exception_headers"]
+IDS = original_ids("responses/response_model_filtering", "errors/http_exception_headers")
 LIMITS = {"command_timeout": 10, "grading_timeout": 20, "memory_mb": 256, "pids": 64}
 
 

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.docker
 def test_no_escape_causes_a_harness_error(tmp_path):
     labels, mine = run_labels()
     run = run_vf_eval_v1("escape-suite", rollouts=1, concurrency=8, output_dir=tmp_path,
-                         taskset_args={"ids": IDS, "labels": labels, **SETTINGS},
+                         taskset_args={"ids": IDS}, task_args={"labels": labels, **SETTINGS},
                          extra_policies=policies(),
                          vf_eval=Path(sys.executable).with_name("vf-eval"))
     check(run, mine)

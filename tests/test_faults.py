@@ -16,11 +16,11 @@ from fastapi_env.evaluate import evaluate_in_process
 from fastapi_env.sandbox import SandboxError
 from fastapi_env.sandbox.docker import OWNER
 
-from .conftest import interfere_with_first, labelled_containers, sleep_first
+from .conftest import interfere_with_first, labelled_containers, original_ids, sleep_first
 
 pytestmark = pytest.mark.docker
 
-IDS = ["responses/response_model_filtering", "routing/method_not_allowed"]
+IDS = original_ids("responses/response_model_filtering", "routing/method_not_allowed")
 
 
 MINE = f"fastapi-env.owner={OWNER}"
