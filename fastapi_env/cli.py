@@ -138,6 +138,12 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("-c", "--concurrency", type=int, default=8)
     demo.add_argument("-o", "--output-dir", default="outputs")
     sub.add_parser("smoke", help="start a sandbox, run Python with FastAPI in it, stop it")
+    grade = sub.add_parser(
+        "grade", help="grade a directory of files as a model's /workspace (a fresh sandbox, "
+        "the task's setup files under them, the shipped key)")
+    grade.add_argument("task", help="an instance id (see fastapi_env/data/tasks.jsonl)")
+    grade.add_argument("directory", help="holds solution.py and any other files")
+    grade.add_argument("--timeout", type=float, default=60, help="grading timeout (s)")
     tasks = sub.add_parser("tasks", help="build or verify the tasks (same as build_tasks.py)")
     tasks.add_argument("rest", nargs=argparse.REMAINDER)
     from fastapi_env import report
@@ -203,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(summary(run))
         return 0 if run.rollouts and not run.scoring_errors() else 1
+    if args.command == "grade":
+        from fastapi_env.grading import files
+
+        return files.main(args.task, args.directory, args.timeout)
     if args.command == "smoke":
         return asyncio.run(_smoke())
     if args.command == "report":

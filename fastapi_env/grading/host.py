@@ -122,6 +122,25 @@ def _rows_fraction(actual: Any, expected: list[list[Any]]) -> float:
     return hits / max(len(actual), len(expected), 1)
 
 
+def probe_verdicts(report: dict, key: AnswerKey) -> tuple[set[str], list[str]]:
+    """The probes of ``key`` whose rows the runner's report matches, and why each other failed."""
+    probe_reports = report.get("probes") if isinstance(report.get("probes"), dict) else {}
+    matched: set[str] = set()
+    reasons = []
+    for name, expected in key.probes.items():
+        got = probe_reports.get(name)
+        if not isinstance(got, dict) or "rows" not in got:
+            error = got.get("error", "missing") if isinstance(got, dict) else "missing"
+            reasons.append(f"hidden probe {name} failed: {str(error)[-300:]}")
+            continue
+        verdict = compare(got["rows"], expected)
+        if verdict.ok:
+            matched.add(name)
+        else:
+            reasons.append(f"hidden probe {name}: {verdict.reason}")
+    return matched, reasons
+
+
 def score(outcome: dict, key: AnswerKey) -> Grade:
     """Turn the supervisor's outcome into a Grade by comparing with the answer key."""
     problem = validate_expected(key.rows) or next(
@@ -145,21 +164,9 @@ def score(outcome: dict, key: AnswerKey) -> Grade:
     if not rows_verdict.ok and not report.get("failure"):
         reasons.append(f"result: {rows_verdict.reason}")
 
-    probe_reports = report.get("probes") if isinstance(report.get("probes"), dict) else {}
-    probe_hits = 0
-    matched: set[str] = set()
-    for name, expected in key.probes.items():
-        got = probe_reports.get(name)
-        if not isinstance(got, dict) or "rows" not in got:
-            error = got.get("error", "missing") if isinstance(got, dict) else "missing"
-            reasons.append(f"hidden probe {name} failed: {str(error)[-300:]}")
-            continue
-        verdict = compare(got["rows"], expected)
-        probe_hits += verdict.ok
-        if verdict.ok:
-            matched.add(name)
-        else:
-            reasons.append(f"hidden probe {name}: {verdict.reason}")
+    matched, probe_reasons = probe_verdicts(report, key)
+    reasons += probe_reasons
+    probe_hits = len(matched)
 
     rows_fraction = _rows_fraction(actual_rows, key.rows) if not rows_verdict.ok else 1.0
     probes_fraction = _fraction(probe_hits, len(key.probes))
