@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fastapi_env.compare import compare
-from fastapi_env.grading.host import AnswerKey, score
+from fastapi_env.grading.host import AnswerKey, probe_verdicts, score
 from fastapi_env.grading.runners import Runner
 from fastapi_env.tasks import FamilyError, Task
 
@@ -89,10 +89,36 @@ class TaskReport:
     problems: list[str] = field(default_factory=list)
     key: AnswerKey | None = None
     seconds: float = 0.0
+    # Per edit-trap: the numbers (1-based) of the requirements other than its own that it fails.
+    # Empty: the trap breaks only its own requirement, as the format asks where possible.
+    trap_spill: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+def requirements_met(task: Task, key: AnswerKey, outcome: dict) -> list[bool]:
+    """Per requirement of ``task``: did every one of its probes match?"""
+    report = outcome.get("report")
+    matched = probe_verdicts(report, key)[0] if isinstance(report, dict) else set()
+    return [set(r.probes) <= matched for r in task.requirements]
+
+
+def trap_target_problems(task: Task, report: TaskReport, trap: str, outcome: dict) -> list[str]:
+    """A trap must fail a probe of the requirement it belongs to: a trap caught only by another
+    requirement's probes (or only by the visible rows) proves nothing about its own, and under
+    partial credit that requirement would count as met by an app that violates it. Records in
+    ``report.trap_spill`` which other requirements it fails too."""
+    owners = [n for n, r in enumerate(task.requirements, 1) if trap in r.traps]
+    if not owners or report.key is None:
+        return []
+    met = requirements_met(task, report.key, outcome)
+    report.trap_spill[trap] = tuple(n for n, ok in enumerate(met, 1) if not ok and n not in owners)
+    if all(met[n - 1] for n in owners):
+        text = task.requirements[owners[0] - 1].text
+        return [f"trap {trap!r} passes every probe of its own requirement ({text[:60]!r})"]
+    return []
 
 
 def key_from_outcome(outcome: dict) -> tuple[AnswerKey | None, str | None]:
@@ -190,10 +216,13 @@ async def verify_task(
         if task.setup_files:  # the model did nothing: the planted bugs must still cost
             wrong["control 'untouched setup files'"] = task.workspace(None)
         for name, source in wrong.items():
-            grade = score(await run(source, task.probes, timeout), report.key)
+            outcome = await run(source, task.probes, timeout)
+            grade = score(outcome, report.key)
             if grade.scoring_error:
                 report.problems.append(f"{name}: harness error: {grade.scoring_error}")
             elif grade.reward != 0.0:
                 report.problems.append(f"{name} scores {grade.reward} (must be 0)")
+            elif name.startswith("trap "):
+                report.problems += trap_target_problems(task, report, name[6:-1], outcome)
     report.seconds = time.monotonic() - started
     return report

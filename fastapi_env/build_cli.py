@@ -102,6 +102,12 @@ def coverage(tasks: Sequence[Task]) -> dict[str, dict[str, int]]:
     return {k: dict(v) for k, v in sorted(table.items())}
 
 
+def _alone(group: list[TaskReport]) -> str:
+    """Of a family's fully verified edit-traps, how many fail only their own requirement."""
+    spills = [spill for r in group for spill in r.trap_spill.values()]
+    return f"{sum(not s for s in spills)}/{len(spills)}" if spills else "-"
+
+
 def print_summary(reports: list[TaskReport], seconds: float) -> None:
     families: dict[str, list[TaskReport]] = {}
     for r in reports:
@@ -109,7 +115,7 @@ def print_summary(reports: list[TaskReport], seconds: float) -> None:
     width = max(len(f) for f in families)
     print(
         f"\n{'family':<{width}}  {'split':<5}  {'difficulty':<10}  {'inst':>4}  {'reqs':>4}  "
-        f"{'traps':>5}  {'seconds':>7}  verdict"
+        f"{'traps':>5}  {'alone':>5}  {'seconds':>7}  verdict"
     )
     for family_id, group in families.items():
         first = group[0].task
@@ -120,7 +126,7 @@ def print_summary(reports: list[TaskReport], seconds: float) -> None:
         print(
             f"{family_id:<{width}}  {first.split:<5}  {first.difficulty:<10}  {len(group):>4}  "
             f"{len(first.requirements):>4}  {len(first.edits) + len(first.traps):>5}  "
-            f"{sum(r.seconds for r in group):7.1f}  {verdict}"
+            f"{_alone(group):>5}  {sum(r.seconds for r in group):7.1f}  {verdict}"
         )
         for r in failed[:3]:
             for problem in r.problems:

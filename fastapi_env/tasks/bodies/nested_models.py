@@ -137,6 +137,7 @@ def probe_valid_orders(client):
                                     {"sku": "b", "qty": 1, "unit_price": 4},
                                     {"sku": "c", "qty": 2, "unit_price": 0.125}],
          "ship_to": None},
+        {"customer": ADA, "lines": [{"sku": "d", "qty": ${q1}, "unit_price": 2}]},  # ship_to absent
     ]
     return [_row(client.post("/orders", json=b)) for b in bodies]
 

@@ -133,6 +133,8 @@ def probe_whoami_and_status(client):
     rows = []
     r = client.get("${prefix}/whoami", headers={"${header}": "${key1}"})
     rows.append([r.status_code, r.json()])
+    r = client.post("/maintenance", headers={"${header}": "${key2}"})
+    rows.append([r.status_code, r.json()])
     r = client.get("/status")
     rows.append([r.status_code, r.json()])
     return rows

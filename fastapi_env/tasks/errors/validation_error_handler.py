@@ -156,7 +156,10 @@ def probe_path_error_without_body(client):
 
 def probe_missing_body(client):
     r = client.post("/events/${e2}/registrations")
-    return [[r.status_code, _body(r)]]
+    rows = [[r.status_code, _body(r)]]
+    r = client.post("/events/${e2}/registrations", json={"name": "Cy", "age": ${age_ok}, "tags": ["x", "y", 3]})
+    rows.append([r.status_code, _body(r)])  # a nested loc: the field is joined with the separator
+    return rows
 
 
 def probe_valid_defaults(client):

@@ -162,6 +162,7 @@ def probe_hops_and_tenants(client):
         [("${hh}", "only")],
         [("${hh}", "p, q, r")],
         [("${th}", "first"), ("${th}", "second")],
+        [("${th}", "${t2}, ltd"), ("${th}", "${t1}")],  # the first value whole, comma and all
     ]:
         r = client.get("/trace", headers=headers)
         rows.append([r.status_code, r.json()])

@@ -71,8 +71,7 @@ for path in ["/books", "/${legacy}/books"]:
 
 PROBES = '''\
 def probe_books(client):
-    r = client.get("/books")
-    return [[r.status_code, r.json()]]
+    return [[r.status_code, r.json()] for r in (client.get("/books"), client.get("/${legacy}/books"))]
 
 
 def probe_response_descriptions(client):

@@ -185,6 +185,7 @@ def probe_limits_and_ids(client):
         "/catalog/${s1}/abc?currency=${eur}",
         "/catalog/${s1}/-1?currency=${eur}",
         "/catalog/${s1}/1?currency=${eur}&limit=",
+        "/catalog/${s1}/${id_max}?currency=${eur}",  # limit's default
     ]
     return [_row(client.get(u)) for u in urls]
 

@@ -115,6 +115,7 @@ def probe_other_tenant_and_bad_optional_key(client):
     return [
         _row(client.get("/data", headers={"${header_lower}": "${k2}"})),
         _row(client.get("/catalog", headers={"${header}": "nope"})),
+        _row(client.get("/catalog")),
     ]
 
 

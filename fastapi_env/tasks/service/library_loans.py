@@ -660,7 +660,7 @@ Log in as `${m1}`, then one row per request, sent as `${m1}` unless said otherwi
                                  "response: Response):\n    if user[\"role\"] != \"librarian\":\n"
                                  "        raise APIError(403, \"forbidden\")\n    check_isbn"))),
         Requirement("`GET /me` names the user, the role and the number of active loans.",
-                    probes=("me_counts_active_loans",),
+                    probes=("me_counts_active_loans", "return_loan"),
                     traps=(_edit("me counts returned loans too",
                                  'if l["user"] == user["username"] and not l["returned"])\n'
                                  '    return {"username"',

@@ -364,12 +364,12 @@ def probe_etag_and_if_match(client):
     project = _project(client, "etags")
     task = _task(client, project, title="versioned")
     first = client.get(f"/tasks/{task}", headers=U1).headers["etag"]
-    rows = [[first == client.get(f"/tasks/{task}", headers=U2).headers["etag"]]]
+    rows = [[first == client.get(f"/tasks/{task}", headers=U2).headers["etag"], first == f'"{task}-1"']]
     rows.append(_row(client.patch(f"/tasks/{task}", json={"title": "v2"}, headers=U1)))
     rows.append(_row(client.patch(f"/tasks/{task}", json={"title": "v2"},
                                   headers=U1 | {"If-Match": '"bogus"'})))
     r = client.patch(f"/tasks/{task}", json={"title": "v2"}, headers=U1 | {"If-Match": first})
-    rows.append([r.status_code, r.json()["title"], r.headers.get("etag") != first,
+    rows.append([r.status_code, r.json()["title"], r.headers.get("etag") == f'"{task}-2"',
                  r.headers.get("etag") == client.get(f"/tasks/{task}", headers=U1).headers["etag"]])
     rows.append(_row(client.patch(f"/tasks/{task}", json={"title": "v3"},
                                   headers=U1 | {"If-Match": first})))
