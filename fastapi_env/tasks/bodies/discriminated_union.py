@@ -77,7 +77,8 @@ with these fields besides `${tag}`:
 - kind `"${kind_b}"`: `${b_str}` (string, required)
 - kind `"${kind_c}"`: `${c_int}` (integer, optional, default ${cdef})
 
-Extra keys are ignored. The value of `${tag}` selects the kind exactly (case-sensitive, a JSON
+Extra keys are ignored, and fields are parsed in FastAPI's default (lax) mode, so a numeric
+string such as `"12"` is accepted for an integer. The value of `${tag}` selects the kind exactly (case-sensitive, a JSON
 string) and only that kind's fields are validated. Validation is FastAPI's standard 422, and
 its entries must look like this:
 
