@@ -118,7 +118,7 @@ def _get(client, path):
 
 
 def probe_typed_view_of_every_invoice(client):
-    return [_get(client, "/invoices/${id3}"), _get(client, "/invoices/${id2}")]
+    return [_get(client, f"/invoices/{i}") for i in (${id3}, ${id2}, ${id1})]
 
 
 def probe_legacy_view_of_every_invoice(client):

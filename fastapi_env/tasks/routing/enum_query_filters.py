@@ -103,6 +103,7 @@ def probe_state_filter(client):
         _row(client.get("/${plural}?state=${s2}")),
         _row(client.get("/${plural}?state=${s2}&state=${s2}&sort=priority")),
         _row(client.get("/${plural}?state=${s1}&state=nope&state=")),
+        _row(client.get("/${plural}?state=" + "${s2}".upper())),  # case-sensitive
     ]
 
 
@@ -112,6 +113,7 @@ def probe_min_priority(client):
         _row(client.get("/${plural}?min_priority=2&sort=title")),
         _row(client.get("/${plural}?min_priority=0")),
         _row(client.get("/${plural}?min_priority=4")),
+        _row(client.get("/${plural}")),  # the default
     ]
 
 
