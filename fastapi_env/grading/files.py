@@ -1,7 +1,8 @@
 """Grade a directory of files as if a model had left them in /workspace.
 
-What ``fastapi-env grade`` runs: a fresh sandbox, the task's setup files, then the directory's
-files over them, then the real grader against the shipped key. For authors measuring how hard a
+What ``fastapi-env grade`` runs: a fresh sandbox, the task's key rebuilt there from its reference
+(and compared with the shipped one), then the task's setup files with the directory's files over
+them, graded by the real grader. For authors measuring how hard a
 task is (a blind solve is a directory) and for anyone checking a solution by hand; rollouts
 grade the box the model worked in through the same ``run_grader`` and ``score``.
 """
@@ -12,8 +13,8 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from fastapi_env.grading.host import AnswerKey, Grade, probe_verdicts, run_grader, score
-from fastapi_env.grading.runners import write_workspace
+from fastapi_env.grading.host import AnswerKey, Grade, probe_verdicts, score
+from fastapi_env.grading.runners import sandbox_runner
 from fastapi_env.sandbox.base import Limits
 from fastapi_env.tasks import Task
 
@@ -27,6 +28,11 @@ class DirectoryGrade:
     task: Task
     grade: Grade
     met: tuple[bool, ...]  # per requirement of ``task``, in order
+    stale: str | None = None  # how the shipped key differs from the one rebuilt here
+
+
+class HarnessProblem(RuntimeError):
+    """The grading itself failed (not the directory's fault)."""
 
 
 def read_directory(directory: Path) -> dict[str, str]:
@@ -63,18 +69,25 @@ def find_task(task_id: str) -> tuple[Task, AnswerKey]:
 
 async def grade_directory(task_id: str, directory: Path, *, timeout: float = 60,
                           limits: Limits | None = None) -> DirectoryGrade:
+    from fastapi_env.build import build_key, keys_equal
     from fastapi_env.sandbox.docker import DockerSandbox
 
-    task, key = find_task(task_id)
+    task, shipped = find_task(task_id)
     files = dict(task.setup_files) | read_directory(directory)
     async with DockerSandbox(limits=limits) as box:
-        await write_workspace(box, files)
-        outcome = await run_grader(box, task.probes, timeout=timeout)
+        run = sandbox_runner(box)
+        # The key of this checkout's task, as build_tasks.py makes it: a checkout whose probes
+        # changed since the dataset was built would otherwise grade against a stale key.
+        key, problem = await build_key(task, run, timeout)
+        if key is None:
+            raise HarnessProblem(f"the reference does not run: {problem}")
+        outcome = await run(files, task.probes, timeout)
     grade = score(outcome, key)
+    stale = keys_equal(shipped, key)
     report = outcome.get("report")
     matched = probe_verdicts(report, key)[0] if isinstance(report, dict) else set()
     met = tuple(set(r.probes) <= matched for r in task.requirements)
-    return DirectoryGrade(task, grade, met)
+    return DirectoryGrade(task, grade, met, stale)
 
 
 def describe(result: DirectoryGrade) -> str:
@@ -87,6 +100,9 @@ def describe(result: DirectoryGrade) -> str:
     ]
     if grade.scoring_error:
         lines.append(f"SCORING ERROR (harness, not the solution): {grade.scoring_error}")
+    if result.stale:
+        lines.append(f"note: graded against the key rebuilt from this checkout; the shipped one "
+                     f"is stale ({result.stale}): run `python build_tasks.py`")
     for requirement, ok in zip(task.requirements, result.met, strict=True):
         lines.append(f"  {'met ' if ok else 'MISS'} {requirement.text}")
     lines.append(f"reason: {grade.reason}")
@@ -97,7 +113,7 @@ def main(task_id: str, directory: str, timeout: float) -> int:
     """Exit 0 at reward 1, 1 below it, 2 when the harness failed or the input is bad."""
     try:
         result = asyncio.run(grade_directory(task_id, Path(directory), timeout=timeout))
-    except ValueError as exc:
+    except (ValueError, HarnessProblem) as exc:
         print(f"fastapi-env grade: {exc}")
         return 2
     print(describe(result))
