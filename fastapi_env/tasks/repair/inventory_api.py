@@ -328,7 +328,8 @@ the bad value was: `"body"`, `"query"` or `"path"`).
 **An item** is shown as `{"id", "name", "qty", "price_cents", "note"}`. It is created from a
 JSON body `{"name": 1-${name_max} characters, "qty": integer >= 0, "price_cents": integer > 0,
 "cost_cents": integer > 0, "note"?: string or null (default null)}`. `cost_cents` is internal:
-it is stored but never appears in any response. Ids are 1, 2, 3, ... in creation order.
+it is stored but never appears in any response. A new item's id is one more than the highest
+id stored at that moment (1 when there is none), so a deleted last item's id is given again.
 
 **Routes** (under `/items`):
 - `GET /items`: 200, every item by id.

@@ -330,7 +330,8 @@ client cannot choose or change `owner` or `id` (any other fields in a body are i
 
 **Visibility.** A member sees only their own notes; an admin may read and delete any note but
 changes only their own. A note that exists but is not visible to the caller is answered
-exactly like one that does not exist (404 `"not_found"`).
+exactly like one that does not exist (404 `"not_found"`), and so is a change (`PATCH`) of a note
+that is not the caller's own, an admin's included.
 
 **Routes.**
 - `GET /me`: 200 `{"name": <user>, "role": "member" | "admin"}`.
