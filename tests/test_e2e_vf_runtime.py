@@ -30,6 +30,7 @@ from fastapi_env.dataset import load_records  # noqa: E402
 from fastapi_env.evaluate import run_vf_eval_v1  # noqa: E402
 from fastapi_env.image import NETWORK_IMAGE  # noqa: E402
 from fastapi_env.policy_server import reference_script  # noqa: E402
+from fastapi_env.sandbox.base import MODEL_UID_RANGE  # noqa: E402
 
 from .test_e2e_sandbox_env import sample_ids  # noqa: E402
 
@@ -39,7 +40,8 @@ IDS = sample_ids()
 VF_EVAL = Path(sys.executable).with_name("vf-eval")
 RUNTIME = ["--env.agent.runtime.type", "docker"]
 PROBE = (
-    "echo uid=$(id -u) groups=$(id -G); echo ifaces=$(ls /sys/class/net | sort | tr '\\n' ,); "
+    "echo uid=$(id -u) groups=$(id -G) name=$(whoami); "
+    "echo ifaces=$(ls /sys/class/net | sort | tr '\\n' ,); "
     "echo routes:; cat /proc/net/route; ls /run/fastapi-env 2>&1 | head -1; sleep {sleep}"
 )
 
@@ -135,7 +137,8 @@ def test_the_box_has_no_way_out_and_the_model_is_unprivileged(tmp_path, run_id):
     [rollout] = run.rollouts
     assert rollout["errors"] == [] and rollout["reward"] == 1.0, rollout["grade"]
     probe = tool_outputs(run)[0]
-    assert "uid=1000 groups=1000" in probe
+    uid = int(probe.split("uid=")[1].split()[0])
+    assert uid in MODEL_UID_RANGE and f"uid={uid} groups={uid} name=model" in probe, probe
     assert "ifaces=eth0,lo," in probe  # the bridge is there; iptables is what cuts it
     assert "Permission denied" in probe  # the grader's private directory
     host = found["host"]
