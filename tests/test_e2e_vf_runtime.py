@@ -33,6 +33,7 @@ from fastapi_env.policy_server import reference_script  # noqa: E402
 from fastapi_env.sandbox.base import MODEL_UID_RANGE  # noqa: E402
 
 from .test_e2e_sandbox_env import sample_ids  # noqa: E402
+from .test_sandbox_uids import BOMBS, bombing_policy  # noqa: E402
 
 pytestmark = pytest.mark.docker
 
@@ -203,9 +204,22 @@ def test_every_attack_earns_its_honest_reward_on_the_runtime(tmp_path, run_id):
     got = {attack_of[r["info"]["task_id"]]: (r["reward"], r["grade"]["scoring_error"],
                                              r["grade"]["reason"][:200]) for r in run.rollouts}
     expected = {name: (honest_reward(f"attack-{name}"), None) for name in ATTACKS}
-    bomb = got.pop("fork-bomb")
-    expected.pop("fork-bomb")
     assert {name: value[:2] for name, value in got.items()} == expected, got
-    assert bomb[0] == 0.0
-    if bomb[1] is not None:  # KNOWN GAP (README): seen once in CI under load, not yet fixed
-        pytest.xfail(f"fork bomb at the pids limit on the docker runtime: {bomb[1]}")
+
+
+def test_fork_bombs_are_the_models_zero_on_the_runtime(tmp_path, run_id):
+    """Before the model's uid had a process quota, a bomb's zombies (verifiers' `sleep` PID 1
+    reaps none) could hold every pid, and staging the grader's job failed: a scoring error.
+    Six bombs in one run, two kinds, four boxes at a time."""
+    ids = sorted(r["id"] for r in load_records())[:6]
+    bomb_of = dict(zip(ids, [*BOMBS] * 3, strict=True))
+    bombing = bombing_policy(bomb_of)
+    limits = ["--env.taskset.task.command-timeout", "10",
+              "--env.taskset.task.grading-timeout", "20"]
+    run = evaluate("bombing", tmp_path, ids=ids, extra_args=limits,
+                   extra_policies={"bombing": bombing})
+    assert [r["errors"] for r in run.rollouts if r["errors"]] == []
+    outcomes = sorted((bomb_of[r["info"]["task_id"]], r["reward"], r["grade"]["scoring_error"])
+                      for r in run.rollouts)
+    assert outcomes == sorted((kind, 0.0, None) for kind in bomb_of.values()), [
+        (r["info"]["task_id"], r["grade"]["reason"][:300]) for r in run.rollouts]

@@ -12,6 +12,8 @@ import uuid
 
 import pytest
 
+from fastapi_env.dataset import load_records
+from fastapi_env.evaluate import evaluate_in_process
 from fastapi_env.sandbox import Limits
 from fastapi_env.sandbox.base import HARNESS_PIDS, MODEL_UID_RANGE
 from fastapi_env.sandbox.docker import UID_LABEL, DockerSandbox, docker_client, preflight
@@ -24,9 +26,10 @@ HOLD_PIPES = ("import os, resource, time\nresource.setrlimit(resource.RLIMIT_NOF
               "\npipes = [os.pipe() for _ in range({n})]\nprint('holding', flush=True)\n"
               "time.sleep(60)\n")
 # A bomb that never dies out: every process forks again whenever the kernel lets it (the
-# shell bomb `bomb | bomb &` dies out once its forks fail).
+# shell bomb `bomb | bomb &` may die out once its forks fail).
 STUBBORN_BOMB = ("python3 -c 'import os, time\nwhile True:\n    try:\n        os.fork()\n"
                  "    except OSError:\n        time.sleep(0.01)' &")
+BOMBS = {"shell": "bomb() { bomb | bomb & }; bomb", "stubborn": STUBBORN_BOMB + " sleep 8"}
 # From root (docker exec): the live processes of a uid, read from /proc.
 COUNT_UID = ("python3 -c \"import os, sys\nn = 0\n"
              "for p in filter(str.isdigit, os.listdir('/proc')):\n    try:\n"
@@ -36,6 +39,16 @@ COUNT_UID = ("python3 -c \"import os, sys\nn = 0\n"
 
 def run(coro):
     return asyncio.run(coro)
+
+
+def bombing_policy(bomb_of: dict[str, str]):
+    """A scripted policy: the task's bomb (``bomb_of``: task id -> BOMBS key), one more
+    command while it runs, then done (the graded workspace has no solution: reward 0)."""
+    def bombing(task, rows):
+        return [("bash", {"command": BOMBS[bomb_of[task.id]]}),
+                ("bash", {"command": "echo after"}), "Done."]
+
+    return bombing
 
 
 def held_pipes() -> int:
@@ -114,3 +127,17 @@ def test_a_fork_bomb_cannot_take_the_harness_pids():
     assert root_ran == 5, counts
     assert max(counts) <= nproc and min(counts) >= nproc - 4, counts  # the bomb at its cap
     assert after == "alive\n"
+
+
+def test_fork_bombs_are_the_models_zero_on_the_default_box():
+    """Six bombs, two kinds, through the SandboxEnv binding: reward 0, never a scoring error."""
+    ids = sorted(r["id"] for r in load_records())[:6]
+    bomb_of = dict(zip(ids, [*BOMBS] * 3, strict=True))
+    results = run(evaluate_in_process(
+        ["bombing"], ids=ids, rollouts=1, concurrency=4,
+        env_kwargs={"command_timeout": 10, "grading_timeout": 20, "pids": 64},
+        extra_policies={"bombing": bombing_policy(bomb_of)}))
+    outcomes = sorted((bomb_of[r["info"]["task_id"]], r["reward"],
+                       (r.get("grade") or {}).get("scoring_error")) for r in results["bombing"])
+    assert outcomes == sorted((kind, 0.0, None) for kind in bomb_of.values()), [
+        (r["info"]["task_id"], (r.get("grade") or {}).get("reason")) for r in results["bombing"]]
