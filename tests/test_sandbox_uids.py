@@ -141,3 +141,17 @@ def test_fork_bombs_are_the_models_zero_on_the_default_box():
                        (r.get("grade") or {}).get("scoring_error")) for r in results["bombing"])
     assert outcomes == sorted((kind, 0.0, None) for kind in bomb_of.values()), [
         (r["info"]["task_id"], (r.get("grade") or {}).get("reason")) for r in results["bombing"]]
+
+
+def test_the_init_names_the_model_as_the_runtime_path_does(tmp_path):
+    """The init imports nothing of the project: its entries must be base's, which the runtime
+    path writes."""
+    from fastapi_env.sandbox import init
+    from fastapi_env.sandbox.base import group_line, passwd_line
+
+    (tmp_path / "passwd.image").write_text("root:x:0:0:root:/root:/bin/sh\n")
+    (tmp_path / "group.image").write_text("root:x:0:\n")
+    init.name_the_model(0x7123_4567, 0x7123_4567, directory=tmp_path, image_dir=tmp_path)
+    assert (tmp_path / "passwd").read_text() == ("root:x:0:0:root:/root:/bin/sh\n"
+                                                 + passwd_line(0x7123_4567, 0x7123_4567))
+    assert (tmp_path / "group").read_text() == "root:x:0:\n" + group_line(0x7123_4567)
