@@ -1,11 +1,12 @@
 """The kernel's per-uid pipe quota across boxes: what one box holding many pipes does to another.
 
-Every box runs the model's processes as uid 1000, and without user namespaces the kernel counts
-pipe buffers per uid across all of them (``/proc/sys/fs/pipe-user-pages-soft``, 16384 pages by
-default): once one uid holds more, every new pipe of that uid gets one page instead of sixteen.
-This prints the pipe sizes a second box sees, for the model's own pipes and for the harness's
-(the init's command pipes, the grader's report pipe: root's, counted apart), while a first box
-holds ``--pipes`` pipes. A script, not a test.
+Without user namespaces the kernel counts pipe buffers per uid across the whole host
+(``/proc/sys/fs/pipe-user-pages-soft``, 16384 pages by default): once a uid holds more, every
+new pipe of that uid gets two pages instead of sixteen. Each box's model has a uid of its own
+(``base.MODEL_UID_RANGE``), so this should now hit only the box that holds the pipes. It prints
+the two boxes' model uids, then the pipe sizes each box sees, for the model's own pipes and for
+the harness's (the init's command pipes: root's), while the first box holds ``--pipes`` pipes.
+The first box's own figure shows that the quota was reached. A script, not a test.
 
     uv run python benchmarks/bench_pipe_quota.py [--pipes 1100]
 """
@@ -36,16 +37,17 @@ async def main(pipes: int) -> None:
     print(f"pipe-user-pages-soft: {soft} pages")
     limits = Limits(pids=128, lifetime_s=300)
     async with DockerSandbox(limits=limits) as hog, DockerSandbox(limits=limits) as other:
-        print(f"before: model pipe, init pipe = {await sizes(other)} bytes")
+        print(f"model uids: box 1 {hog.model_ids[0]}, box 2 {other.model_ids[0]}")
+        print(f"before: box 2 model pipe, init pipe = {await sizes(other)} bytes")
         holding = asyncio.ensure_future(hog.exec(
             ["python3", "-c", f"import resource\nresource.setrlimit(resource.RLIMIT_NOFILE, "
              f"({2 * pipes + 64}, {2 * pipes + 64}))\n" + HOLD.format(n=pipes)], timeout=90))
         await asyncio.sleep(5)
-        print(f"while box 1 holds {pipes} pipes: model pipe, init pipe = "
-              f"{await sizes(other)} bytes")
+        print(f"while box 1 holds {pipes} pipes: box 2 model pipe, init pipe = "
+              f"{await sizes(other)} bytes; box 1's own = {await sizes(hog)} bytes")
         holding.cancel()
         await hog.kill_model_processes()
-        print(f"after: model pipe, init pipe = {await sizes(other)} bytes")
+        print(f"after: box 2 model pipe, init pipe = {await sizes(other)} bytes")
 
 
 if __name__ == "__main__":

@@ -119,16 +119,16 @@ def test_the_model_cannot_touch_the_init():
         tried = await box.exec(["python3", "-c", script])
         status = await box.exec("grep -E '^(Uid|CapEff)' /proc/1/status; id -u")
         after = await box.exec("echo alive")
-        return tried, status, after
+        return tried, status, after, box.model_ids
 
-    tried, status, after = run(with_box((), body))
+    tried, status, after, (uid, _) = run(with_box((), body))
     outcomes = json.loads(tried.stdout)
     assert outcomes and all(v in ("EPERM", "EACCES") for v in outcomes.values()), outcomes
     fields = dict(line.split(":\t") for line in status.stdout.splitlines()[:2])
     assert fields["Uid"].split() == ["0"] * 4
     # the init: only CAP_KILL (5), CAP_SETGID (6), CAP_SETUID (7), CAP_SETPCAP (8)
     assert int(fields["CapEff"], 16) == sum(1 << cap for cap in (5, 6, 7, 8))
-    assert status.stdout.split()[-1] == "1000"
+    assert status.stdout.split()[-1] == str(uid)
     assert after.stdout == "alive\n"
 
 
@@ -146,13 +146,13 @@ def test_the_solution_cannot_touch_the_supervisor_nor_find_the_nonce(preload, mo
 
     async def body(box):
         await box.write_file("/workspace/solution.py", solution)
-        return await run_grader(box, "", timeout=60)
+        return await run_grader(box, "", timeout=60), box.model_ids
 
-    outcome = run(with_box(preload, body))
+    outcome, (uid, gid) = run(with_box(preload, body))
     report = outcome.get("report") or {}
     assert report.get("failure") is None, (outcome.get("failure"), outcome.get("detail"))
     rows = {row[0]: row[1:] for row in report["result"]}
-    assert rows.pop("uid") == [1000, 1000, []]
+    assert rows.pop("uid") == [uid, gid, []]
     nonce = {k: v for k, v in rows.items() if k.startswith("nonce in ")}
     assert nonce == {f"nonce in {k}": [False] for k in ("frames", "memory", "objects")}
     attempts = {k: v[0] for k, v in rows.items() if k not in nonce}

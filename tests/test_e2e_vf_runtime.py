@@ -30,8 +30,10 @@ from fastapi_env.dataset import load_records  # noqa: E402
 from fastapi_env.evaluate import run_vf_eval_v1  # noqa: E402
 from fastapi_env.image import NETWORK_IMAGE  # noqa: E402
 from fastapi_env.policy_server import reference_script  # noqa: E402
+from fastapi_env.sandbox.base import MODEL_UID_RANGE  # noqa: E402
 
 from .test_e2e_sandbox_env import sample_ids  # noqa: E402
+from .test_sandbox_uids import BOMBS, bombing_policy  # noqa: E402
 
 pytestmark = pytest.mark.docker
 
@@ -39,7 +41,8 @@ IDS = sample_ids()
 VF_EVAL = Path(sys.executable).with_name("vf-eval")
 RUNTIME = ["--env.agent.runtime.type", "docker"]
 PROBE = (
-    "echo uid=$(id -u) groups=$(id -G); echo ifaces=$(ls /sys/class/net | sort | tr '\\n' ,); "
+    "echo uid=$(id -u) groups=$(id -G) name=$(whoami); "
+    "echo ifaces=$(ls /sys/class/net | sort | tr '\\n' ,); "
     "echo routes:; cat /proc/net/route; ls /run/fastapi-env 2>&1 | head -1; sleep {sleep}"
 )
 
@@ -135,7 +138,8 @@ def test_the_box_has_no_way_out_and_the_model_is_unprivileged(tmp_path, run_id):
     [rollout] = run.rollouts
     assert rollout["errors"] == [] and rollout["reward"] == 1.0, rollout["grade"]
     probe = tool_outputs(run)[0]
-    assert "uid=1000 groups=1000" in probe
+    uid = int(probe.split("uid=")[1].split()[0])
+    assert uid in MODEL_UID_RANGE and f"uid={uid} groups={uid} name=model" in probe, probe
     assert "ifaces=eth0,lo," in probe  # the bridge is there; iptables is what cuts it
     assert "Permission denied" in probe  # the grader's private directory
     host = found["host"]
@@ -200,9 +204,22 @@ def test_every_attack_earns_its_honest_reward_on_the_runtime(tmp_path, run_id):
     got = {attack_of[r["info"]["task_id"]]: (r["reward"], r["grade"]["scoring_error"],
                                              r["grade"]["reason"][:200]) for r in run.rollouts}
     expected = {name: (honest_reward(f"attack-{name}"), None) for name in ATTACKS}
-    bomb = got.pop("fork-bomb")
-    expected.pop("fork-bomb")
     assert {name: value[:2] for name, value in got.items()} == expected, got
-    assert bomb[0] == 0.0
-    if bomb[1] is not None:  # KNOWN GAP (README): seen once in CI under load, not yet fixed
-        pytest.xfail(f"fork bomb at the pids limit on the docker runtime: {bomb[1]}")
+
+
+def test_fork_bombs_are_the_models_zero_on_the_runtime(tmp_path, run_id):
+    """Before the model's uid had a process quota, a bomb's zombies (verifiers' `sleep` PID 1
+    reaps none) could hold every pid, and staging the grader's job failed: a scoring error.
+    Six bombs in one run, two kinds, four boxes at a time."""
+    ids = sorted(r["id"] for r in load_records())[:6]
+    bomb_of = dict(zip(ids, [*BOMBS] * 3, strict=True))
+    bombing = bombing_policy(bomb_of)
+    limits = ["--env.taskset.task.command-timeout", "10",
+              "--env.taskset.task.grading-timeout", "20"]
+    run = evaluate("bombing", tmp_path, ids=ids, extra_args=limits,
+                   extra_policies={"bombing": bombing})
+    assert [r["errors"] for r in run.rollouts if r["errors"]] == []
+    outcomes = sorted((bomb_of[r["info"]["task_id"]], r["reward"], r["grade"]["scoring_error"])
+                      for r in run.rollouts)
+    assert outcomes == sorted((kind, 0.0, None) for kind in bomb_of.values()), [
+        (r["info"]["task_id"], r["grade"]["reason"][:300]) for r in run.rollouts]

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from fastapi_env.sandbox import Limits, Sandbox, SandboxError
+from fastapi_env.sandbox.base import MODEL_UID_RANGE
 from fastapi_env.sandbox.docker import DockerSandbox
 
 from .conftest import LABEL, labelled_containers
@@ -136,15 +137,38 @@ def test_output_limit_has_a_visible_marker(make_box):
 def test_user_and_workdir(make_box):
     async def body(box: Sandbox):
         return (
+            box.model_ids,
             await box.exec("id -u; pwd"),
             await box.exec("id -u; pwd", user="0:0", workdir="/tmp"),
             await box.exec("touch /etc/x"),
         )
 
-    model, root, readonly = run(in_box(make_box, body))
-    assert model.stdout.split() == ["1000", "/workspace"]
+    (uid, gid), model, root, readonly = run(in_box(make_box, body))
+    assert uid in MODEL_UID_RANGE and gid == uid
+    assert model.stdout.split() == [str(uid), "/workspace"]
     assert root.stdout.split() == ["0", "/tmp"]
     assert readonly.exit_code != 0
+
+
+IDENTITY = ("id; whoami; echo home=$HOME; python3 -c 'import getpass, os, pwd; "
+            "print(getpass.getuser(), pwd.getpwuid(os.getuid()).pw_dir)'; "
+            "pip cache dir 2>&1 | tail -1; ls -ln /workspace -d; "
+            "touch /etc/passwd /etc/fastapi-env/passwd /etc/fastapi-env/x 2>&1 | wc -l; "
+            "grep -c . /etc/passwd; grep '^root:' /etc/passwd | cut -d: -f1-3")
+
+
+def test_the_model_is_an_ordinary_named_user_who_cannot_rename_itself(make_box):
+    async def body(box: Sandbox):
+        return box.model_ids, await box.exec(IDENTITY)
+
+    (uid, gid), result = run(in_box(make_box, body))
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"uid={uid}(model) gid={gid}(model) groups={gid}(model)", result.stderr
+    assert lines[1:4] == ["model", "home=/workspace", "model /workspace"]
+    assert lines[4] == "/workspace/.cache/pip"
+    assert lines[5].split()[2:4] == [str(uid), str(gid)]  # the workspace is the model's
+    assert lines[6] == "3"  # three refusals: the passwd file and its directory are root's
+    assert int(lines[7]) > 5 and lines[8] == "root:x:0"  # the image's own users are still there
 
 
 def test_network_capabilities_and_privileges_are_off(make_box):

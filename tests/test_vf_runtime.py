@@ -31,6 +31,7 @@ from verifiers.v1.runtimes.prime import PrimeRuntime  # noqa: E402
 from fastapi_env.envs import v1_env  # noqa: E402
 from fastapi_env.grading.host import AnswerKey, grade  # noqa: E402
 from fastapi_env.sandbox import vf_runtime  # noqa: E402
+from fastapi_env.sandbox.base import HARNESS_PIDS, MODEL_UID_RANGE  # noqa: E402
 from fastapi_env.sandbox.vf_runtime import (  # noqa: E402
     BOX_EXEC_SOURCE,
     PRIVATE_DIR,
@@ -174,8 +175,9 @@ def test_prime_requests_match_prime_sandboxes_models(prime):
         await box.exec("ls", timeout=7)
         await box.run_python("print(1)", stdin=b'{"nonce": "n0nce"}')
         await runtime.stop()
+        return box
 
-    asyncio.run(rollout())
+    box = asyncio.run(rollout())
     [client] = clients
     kinds = [kind for kind, _ in client.requests]
     assert kinds[:3] == ["create", "wait", "execute"] and kinds[-1] == "delete"
@@ -190,9 +192,13 @@ def test_prime_requests_match_prime_sandboxes_models(prime):
     assert network.allowlist == ["tunnel.example"] and network.denylist is None
     assert kinds.index("network") < kinds.index("job")
     jobs = [r for kind, r in client.requests if kind == "job"]
-    assert all(job.user is None for job in jobs)  # root runs box_exec, which drops to 1000
+    assert all(job.user is None for job in jobs)  # root runs box_exec, which drops to the model
     specs = [box_exec_spec(job.command) for job in jobs[1:]]
-    assert [(s["uid"], s["gid"]) for s in specs] == [(1000, 1000), (1000, 1000)]
+    assert [(s["uid"], s["gid"]) for s in specs] == [box.model_ids] * 2
+    assert box.model_ids[0] in MODEL_UID_RANGE and box.model_ids[0] == box.model_ids[1]
+    assert [s["nproc"] for s in specs] == [128 - HARNESS_PIDS] * 2
+    prepare = shlex.split(jobs[0].command)[-1]
+    assert f"model:x:{box.model_ids[0]}:{box.model_ids[1]}:" in prepare
     assert specs[0]["argv"] == ["/bin/sh", "-c", "ls"] and specs[0]["timeout"] == 7
     # the job reaches the box as a root-only file, never on a command line
     [(path, data)] = [r for kind, r in client.requests if kind == "upload"]

@@ -26,7 +26,7 @@ from typing import Any
 
 from fastapi_env.compare import compare, validate_expected
 from fastapi_env.grading.in_container import READY, NotJSON, decode_frame
-from fastapi_env.sandbox.base import MODEL_USER, WORKSPACE, Sandbox, SandboxError
+from fastapi_env.sandbox.base import WORKSPACE, Sandbox, SandboxError
 
 GRADER_SOURCE = (Path(__file__).parent / "in_container.py").read_text()
 # What a sandbox's init should preload so the grader forks warm (see sandbox/init.py): FastAPI's
@@ -196,7 +196,7 @@ async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float) -> dict:
     if not await sandbox.is_alive():
         raise SandboxError("the sandbox is not running (stopped or paused) at grading")
     await sandbox.kill_model_processes()  # the model's background processes end with its turns
-    model_ids = [int(part) for part in MODEL_USER.split(":")]
+    model_ids = list(sandbox.model_ids)  # the box's own model uid, which the runner drops to
     job, nonce = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True,
                            model_ids=model_ids)
     result = await sandbox.run_python(

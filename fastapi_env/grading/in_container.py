@@ -332,12 +332,21 @@ def supervise(job):
     runner_job = {"workspace": job["workspace"], "probes": job["probes"],
                   "model_ids": job.get("model_ids")}
     started = time.monotonic()
-    if "fastapi" in sys.modules:  # forked from a preloaded init: fork the runner too
-        read_fd, wait = start_forked(runner_job)
+    try:
+        if "fastapi" in sys.modules:  # forked from a preloaded init: fork the runner too
+            read_fd, wait = start_forked(runner_job)
+        else:
+            read_fd, wait = start_fresh(runner_job, job["source"])
+    except BlockingIOError as exc:  # EAGAIN: only the model's processes can use up the pids
+        runner_error = exc
     else:
-        read_fd, wait = start_fresh(runner_job, job["source"])
+        runner_error = None
     sys.stdout.write(READY + "\n")  # the nonce may come now: the runner cannot hold it
     sys.stdout.flush()
+    if runner_error is not None:
+        return {"report": None, "failure": "no_runner", "seconds": 0.0,
+                "detail": f"the runner could not start ({runner_error}): the model's processes "
+                          "hold every process its user may have"}
     raw, problem = read_report(read_fd, started + job["timeout"])
     if job.get("kill_leftovers", False):  # never on a host: only inside a sandbox
         kill_everything_else()

@@ -9,6 +9,9 @@ failed".
 from __future__ import annotations
 
 import abc
+import random
+import threading
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 
@@ -48,14 +51,67 @@ class ExecResult:
 
 TRUNCATION_MARKER = "\n[... output truncated by fastapi-env: {omitted} more bytes omitted ...]\n"
 
-MODEL_USER = "1000:1000"
 WORKSPACE = "/workspace"
+
+# Each box runs its model as a uid (and gid) of its own, drawn from this range: the engine gives
+# boxes no user namespace, so the kernel's per-uid quotas (pipe buffers, RLIMIT_NPROC's count)
+# are host-wide per uid, and a shared uid let one box's model shrink another's. The range is
+# the one systemd leaves unused (above nspawn's containers, below its "foreign" range and 2^31):
+# no login user, subuid range or dynamic user of a usual host is there. 268 million values: two
+# boxes of one engine are checked apart (DockerSandbox), processes of one host are apart by
+# chance (two boxes among 100 share one with a chance of 2e-5).
+MODEL_UID_RANGE = range(0x7000_0000, 0x7FFE_0000)
+MODEL_NAME = "model"  # the model's user and group name, in the box's /etc/passwd and /etc/group
+# Pids of a box that the model's uid can never take (RLIMIT_NPROC = pids limit - this): the
+# harness's kill, its staging and the grader's start need a few even while a fork bomb runs.
+HARNESS_PIDS = 16
+
+_uids_lock = threading.Lock()
+_uids_in_use: set[int] = set()  # this process's boxes' model uids
+
+
+def claim_model_uid(taken: Collection[int] = ()) -> int:
+    """A model uid no box of this process holds and not in ``taken`` (the engine's other
+    boxes'); release it with ``release_model_uid``."""
+    with _uids_lock:
+        while True:
+            uid = random.choice(MODEL_UID_RANGE)
+            if uid not in _uids_in_use and uid not in taken:
+                _uids_in_use.add(uid)
+                return uid
+
+
+def release_model_uid(uid: int) -> None:
+    with _uids_lock:
+        _uids_in_use.discard(uid)
+
+
+def model_nproc(pids: int) -> int:
+    """The model's RLIMIT_NPROC for a box of ``pids`` pids: at most pids - HARNESS_PIDS (the
+    uid is the box's own, so the kernel's per-uid count is the box's), never below 8."""
+    return max(8, pids - HARNESS_PIDS)
+
+
+def passwd_line(uid: int, gid: int) -> str:
+    """The model's /etc/passwd entry: a name, $HOME at the workspace (tools that look the user
+    up, ``whoami``, ``getpass.getuser()``, pip's cache, see an ordinary user)."""
+    return f"{MODEL_NAME}:x:{uid}:{gid}:fastapi-env model:{WORKSPACE}:/bin/sh\n"
+
+
+def group_line(gid: int) -> str:
+    return f"{MODEL_NAME}:x:{gid}:\n"
 
 
 class Sandbox(abc.ABC):
     """One box. Use ``async with`` or call ``start``/``stop`` yourself; ``stop`` is idempotent."""
 
     limits: Limits
+    model_ids: tuple[int, int]  # the model's uid and gid in this box (see MODEL_UID_RANGE)
+
+    @property
+    def model_user(self) -> str:
+        """The model's ``uid:gid``: the default ``user`` of ``exec``."""
+        return f"{self.model_ids[0]}:{self.model_ids[1]}"
 
     @abc.abstractmethod
     async def start(self) -> None:

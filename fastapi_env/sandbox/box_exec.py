@@ -15,7 +15,14 @@ timeout, no output bound and (on some runtimes) no other user. It gives a comman
 * **memory**: the command and its descendants are the kernel's first OOM victims
   (oom_score_adj 1000), so a memory or fork bomb cannot get this wrapper killed instead;
 * **files**: no file the command writes grows past ``file_limit`` bytes (RLIMIT_FSIZE), as the
-  default box's /workspace tmpfs bounds it (the runtimes have no such tmpfs).
+  default box's /workspace tmpfs bounds it (the runtimes have no such tmpfs);
+* **processes**: the command's uid may hold at most ``nproc`` processes (RLIMIT_NPROC, which
+  root ignores): the uid is the box's own, so the count is the box's, and the pids above it
+  stay free for the harness while a fork bomb runs.
+
+With ``"kill": true`` instead of ``argv`` it kills every process of ``uid``: a fork of this
+wrapper takes the uid (no exec, so its process quota cannot refuse it) and calls ``kill(-1)``,
+which the kernel delivers to all of them at once (a fork bomb cannot outrun it).
 
 Exit status: the command's, or 128 + the signal that ended it; 127 when it could not start.
 """
@@ -96,10 +103,29 @@ def collect(child, deadline, limit):
     return texts
 
 
+def kill_all_of(uid, gid):
+    """Every process of ``uid`` killed, from a fork that becomes it; 0 once done."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setresgid(gid, gid, gid)
+            os.setresuid(uid, uid, uid)
+            os.kill(-1, signal.SIGKILL)  # never reaches this fork itself
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    return 0
+
+
 def run(spec):
+    if spec.get("kill"):
+        return kill_all_of(spec["uid"], spec["gid"])
     stdin = read_stdin(spec.get("stdin_path"))
     limit = spec["file_limit"]
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # inherited by the command
+    if spec.get("nproc"):
+        resource.setrlimit(resource.RLIMIT_NPROC, (spec["nproc"], spec["nproc"]))
     set_oom_score_adj(1000)
     try:
         child = subprocess.Popen(

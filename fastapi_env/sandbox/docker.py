@@ -33,6 +33,12 @@ Why it is built this way:
   end of its lifetime and is removed by the next stale sweep.
 * Containers carry labels (owner process, expiry) so ``sweep`` can find leftovers: this process's
   at exit and on SIGINT/SIGTERM, anyone's stale ones at the first start, all of them by hand.
+* Each box's model has a uid of its own (``base.MODEL_UID_RANGE``), recorded as the label
+  ``fastapi-env.uid`` and drawn apart from the uids of the engine's other fastapi-env boxes (any
+  host process's): the kernel's per-uid quotas are then per box. ``RLIMIT_NPROC`` (the engine's
+  ``nproc`` ulimit, which root ignores) keeps ``HARNESS_PIDS`` of the box's pids out of the
+  model's reach. ``/etc/fastapi-env`` is a small root-owned tmpfs where the init writes the
+  model's ``passwd`` and ``group`` entries (the image's ``/etc/passwd`` points there).
 """
 
 from __future__ import annotations
@@ -55,13 +61,15 @@ from typing import Any
 from fastapi_env.image import image_tag
 from fastapi_env.sandbox import channel as ch
 from fastapi_env.sandbox.base import (
-    MODEL_USER,
     TRUNCATION_MARKER,
     WORKSPACE,
     ExecResult,
     Limits,
     Sandbox,
     SandboxError,
+    claim_model_uid,
+    model_nproc,
+    release_model_uid,
 )
 from fastapi_env.sandbox.channel import Channel
 
@@ -253,6 +261,8 @@ class DockerSandbox(Sandbox):
         self.preload = preload  # modules the init imports ahead of its fork-server children
         self._channel: Channel | None = None  # commands of the model's user go through it
         self.name = f"fastapi-env-{uuid.uuid4().hex[:12]}"
+        uid = claim_model_uid()  # checked against the engine's other boxes in _create
+        self.model_ids = (uid, uid)
         self.container_id: str | None = None
         self._stopped = False
         # Wall times in seconds, for the benchmark: start, each exec in order, stop.
@@ -268,14 +278,18 @@ class DockerSandbox(Sandbox):
         if _needs_stale_sweep():
             sweep(stale_only=True)
         lim = self.limits
+        api = client.api
+        self._avoid_engine_uids(api)
+        uid, gid = self.model_ids
         labels = {
             LABEL: "1",
             f"{LABEL}.owner": OWNER,
             f"{LABEL}.expires": str(int(time.time() + lim.lifetime_s + 60)),
+            UID_LABEL: str(uid),
             **self.extra_labels,
         }
-        api = client.api
         offline = not lim.network
+        nproc = model_nproc(lim.pids)
         try:
             host_config = api.create_host_config(
                 log_config={"type": "none"},
@@ -285,13 +299,15 @@ class DockerSandbox(Sandbox):
                 cap_add=INIT_CAPABILITIES,
                 security_opt=["no-new-privileges"],
                 pids_limit=lim.pids,
+                ulimits=[docker.types.Ulimit(name="nproc", soft=nproc, hard=nproc)],
                 mem_limit=f"{lim.memory_mb}m",
                 memswap_limit=f"{lim.memory_mb}m",
                 nano_cpus=int(lim.cpus * 1e9),
                 read_only=True,
                 tmpfs={
-                    WORKSPACE: f"size={lim.workspace_mb}m,uid=1000,gid=1000,mode=0700",
+                    WORKSPACE: f"size={lim.workspace_mb}m,uid={uid},gid={gid},mode=0700",
                     "/tmp": f"size={lim.tmp_mb}m,mode=1777",
+                    IDENTITY_DIR: "size=64k,mode=0755",  # root's: the init names the model
                 },
             )
             container_id = api.create_container(
@@ -324,9 +340,23 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"could not start a sandbox: {exc}") from exc
         return container_id
 
+    def _avoid_engine_uids(self, api: Any) -> None:
+        """Draw the model's uid again if a fastapi-env box of the engine (any host process's,
+        running or not yet removed) already has it."""
+        try:
+            boxes = api.containers(all=True, filters={"label": UID_LABEL})
+        except Exception:
+            return  # the create that follows reports an engine that does not answer
+        taken = {int(uid) for box in boxes
+                 if (uid := (box.get("Labels") or {}).get(UID_LABEL, "")).isdigit()}
+        if self.model_ids[0] in taken:
+            release_model_uid(self.model_ids[0])
+            uid = claim_model_uid(taken)
+            self.model_ids = (uid, uid)
+
     def _init_command(self, offline: bool) -> list[str]:
         return ["python3", "-I", "-c", INIT_SOURCE, str(int(self.limits.lifetime_s)),
-                "offline" if offline else "online", MODEL_USER, *self.preload]
+                "offline" if offline else "online", self.model_user, *self.preload]
 
     async def start(self) -> None:
         if self.container_id is not None:
@@ -354,6 +384,7 @@ class DockerSandbox(Sandbox):
             return
         self._stopped = True
         _LIVE.discard(self)
+        release_model_uid(self.model_ids[0])
         started = time.monotonic()
         self.timings["peak_memory_bytes"] = self._peak_memory()
         target = self.container_id or self.name
@@ -400,7 +431,7 @@ class DockerSandbox(Sandbox):
             raise SandboxError("the sandbox is not running")
         started = time.monotonic()
         output = Output(limit)
-        if user == MODEL_USER and self._channel is not None:
+        if user == self.model_user and self._channel is not None:
             request: dict[str, Any] = {"argv": argv}
             if python is not None:
                 request = {"python": python.source, "privileged": python.privileged,
@@ -600,7 +631,7 @@ class DockerSandbox(Sandbox):
         output_limit: int | None = None,
     ) -> ExecResult:
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
-        return await self._timed_exec(argv, user or MODEL_USER, workdir or WORKSPACE, stdin,
+        return await self._timed_exec(argv, user or self.model_user, workdir or WORKSPACE, stdin,
                                       timeout, output_limit)
 
     async def _timed_exec(self, argv: list[str], user: str, workdir: str, stdin: bytes | None,
@@ -630,12 +661,13 @@ class DockerSandbox(Sandbox):
         if self._channel is None:
             return await super().run_python(source, stdin=stdin, timeout=timeout,
                                             output_limit=output_limit, late_stdin=late_stdin)
-        return await self._timed_exec([], MODEL_USER, WORKSPACE, stdin, timeout, output_limit,
+        return await self._timed_exec([], self.model_user, WORKSPACE, stdin, timeout, output_limit,
                                       python=PythonRequest(source, privileged, late_stdin))
 
     async def read_file(self, path: str, *, user: str | None = None) -> bytes:
         result = await _off_loop(
-            self._exec_blocking, ["cat", "--", path], user or MODEL_USER, "/", None, 120.0, None
+            self._exec_blocking, ["cat", "--", path], user or self.model_user, "/", None, 120.0,
+            None
         )
         if result.exit_code != 0:
             if "No such file" in result.stderr:
@@ -655,7 +687,7 @@ class DockerSandbox(Sandbox):
         result = await _off_loop(
             self._exec_blocking,
             ["/bin/sh", "-c", script, "sh", path],
-            user or MODEL_USER,
+            user or self.model_user,
             "/",
             payload,
             timeout,
@@ -683,6 +715,8 @@ INIT_CAPABILITIES = ["SETUID", "SETGID", "SETPCAP", "KILL"]
 _stale_swept = False
 
 INIT_SOURCE = (Path(__file__).parent / "init.py").read_text()
+IDENTITY_DIR = "/etc/fastapi-env"  # the model's passwd and group entries (see init.py)
+UID_LABEL = f"{LABEL}.uid"
 HOSTS_FILE = Path(__file__).parent / "hosts"  # /etc/hosts of a box without a network
 
 

@@ -4,6 +4,10 @@ It runs as ``python3 -I -c <this source> <lifetime seconds> offline|online <mode
 [module to preload ...]``, started as root with only CAP_SETUID, CAP_SETGID, CAP_SETPCAP and
 CAP_KILL (and no-new-privileges), and:
 
+* gives the model's uid (the box's own, drawn by the host) a name: it writes the image's
+  ``/etc/passwd.image`` and ``/etc/group.image`` plus a ``model`` entry into the root-owned
+  ``/etc/fastapi-env`` tmpfs that ``/etc/passwd`` and ``/etc/group`` point to, before it reads
+  any request (``whoami``, ``getpass.getuser()`` and pip's cache then work as for any user);
 * runs the host's commands: the host writes requests to its stdin (through the engine's attach
   stream, opened once per container) and reads their output and exit codes back from its stdout,
   in the frames defined below. A command costs a fork and an exec here, about 1 ms, where a
@@ -65,7 +69,8 @@ BACKSTOP_S = 5.0  # past its timeout a command's group is killed, should the hos
 STATUSES = {}  # pid -> wait status, filled by the SIGCHLD handler
 
 
-MODEL_IDS = (1000, 1000)  # the model's uid and gid; set from the command line
+MODEL_IDS = (-1, -1)  # the model's uid and gid; set from the command line
+IDENTITY_DIR = "/etc/fastapi-env"  # /etc/passwd and /etc/group are links into it (Dockerfile)
 
 
 def kill_all():
@@ -424,12 +429,29 @@ def drain(fd):
         pass
 
 
+def name_the_model(uid, gid, directory=IDENTITY_DIR, image_dir="/etc"):
+    """The image's users and groups plus the model's, where /etc/passwd and /etc/group point
+    (the entries are base.passwd_line's and group_line's: this file imports nothing of the
+    project). Best effort: without it the model is only nameless ("I have no name!")."""
+    entries = {"passwd": f"model:x:{uid}:{gid}:fastapi-env model:/workspace:/bin/sh\n",
+               "group": f"model:x:{gid}:\n"}
+    for name, entry in entries.items():
+        try:
+            with open(f"{image_dir}/{name}.image") as image:
+                content = image.read()
+            with open(f"{directory}/{name}", "w") as out:
+                out.write(content + entry)
+        except OSError:
+            pass
+
+
 def main():
     global MODEL_IDS
     make_undumpable()
     signal.signal(signal.SIGCHLD, reap)
     uid, gid = sys.argv[3].split(":")
     MODEL_IDS = (int(uid), int(gid))
+    name_the_model(*MODEL_IDS)
     Init(float(sys.argv[1]), sys.argv[2] == "offline", sys.argv[4:]).run()
 
 

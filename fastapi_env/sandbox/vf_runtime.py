@@ -14,7 +14,11 @@ prompts, limits and grade as the default box. How each guarantee is kept there:
   by ``box_exec.py`` and on the host by a backstop.
 * **User**: every command runs through ``box_exec.py`` started as root, which runs it as the
   model's uid with no supplementary groups; the box's root is the runtime's default user
-  (checked at start).
+  (checked at start). The uid is the box's own (``base.MODEL_UID_RANGE``, apart from this
+  process's other boxes'), named ``model`` in the box's ``/etc/passwd`` at start, and may hold
+  at most ``pids - HARNESS_PIDS`` processes (RLIMIT_NPROC): a fork bomb leaves the pids the
+  harness needs to kill it, stage the grader's job and grade (the runtime's own ``sleep``
+  PID 1 reaps no orphan, so even the bomb's dead processes keep their pids).
 * **Key and nonce**: the answer key never leaves the host. The grader's job (nonce, probes)
   is staged by root into a root-only directory, read and unlinked by the root wrapper and fed
   to the grader on a pipe: never argv, never a file the model's user can open. Every process
@@ -36,18 +40,23 @@ from pathlib import Path
 from typing import Any
 
 from fastapi_env.sandbox.base import (
-    MODEL_USER,
     WORKSPACE,
     ExecResult,
     Limits,
     Sandbox,
     SandboxError,
+    claim_model_uid,
+    group_line,
+    model_nproc,
+    passwd_line,
+    release_model_uid,
 )
 
 logger = logging.getLogger(__name__)
 
 BOX_EXEC_SOURCE = (Path(__file__).parent / "box_exec.py").read_text()
 PRIVATE_DIR = "/run/fastapi-env"  # root only (0700): staged stdin, the grader's job
+IDENTITY_DIR = "/etc/fastapi-env"  # the image's /etc/passwd and /etc/group point into it
 BACKSTOP_S = 30.0  # host-side allowance beyond a command's timeout before the exec is abandoned
 LOCAL_ENGINES = ("docker", "podman")
 
@@ -65,7 +74,6 @@ for pid in filter(str.isdigit, os.listdir('/proc')):
         n += 1
 print(n)
 """
-_KILL_ALL_OF_MY_USER = "import os, signal; os.kill(-1, signal.SIGKILL)"
 
 
 def _ids(user: str) -> tuple[int, int]:
@@ -105,8 +113,9 @@ def weaker_guarantees(runtime_type: str) -> list[str]:
             "the box reaches verifiers' egress proxy for the framework routes (the model "
             "endpoint; a request needs the model secret, which never enters the box)",
         ]
-    no_pids = ("no pids limit (verifiers' runtimes have no pids option): a fork bomb is bounded "
-               "by the memory limit only")
+    no_pids = ("no pids limit on the box (verifiers' runtimes have no pids option): the model's "
+               "uid, the box's own, is held to pids - 16 processes by RLIMIT_NPROC, and the "
+               "harness's own processes (root's) by the memory limit only")
     if runtime_type == "prime":
         return common + [no_pids,
             "box lifetime: Prime's idle timeout only (verifiers creates sandboxes with "
@@ -201,7 +210,9 @@ class RuntimeSandbox(Sandbox):
     def __init__(self, runtime: Any, limits: Limits | None = None) -> None:
         self.runtime = runtime  # the runtime's default user: must be root (see start)
         self.limits = limits or Limits()
-        self._uid, _ = _ids(MODEL_USER)
+        uid = claim_model_uid()
+        self.model_ids = (uid, uid)
+        self._uid = uid
         self._stopped = False
         self._failures: list[BaseException] = []  # the provider's, for died_of_oom
         self.timings: dict[str, list[float]] = {"execs": []}
@@ -217,7 +228,8 @@ class RuntimeSandbox(Sandbox):
             f'[ -x /opt/venv/bin/python3 ] && [ -f /opt/fastapi-env/installed.txt ] || '
             '{ echo "not the fastapi-env sandbox image" >&2; exit 4; }; '
             f"mkdir -p {PRIVATE_DIR} {WORKSPACE}; chmod 700 {PRIVATE_DIR}; "
-            f"chown {MODEL_USER} {WORKSPACE}; chmod 700 {WORKSPACE}"
+            f"chown {self.model_user} {WORKSPACE}; chmod 700 {WORKSPACE}; "
+            f"{self._name_the_model()}"
         )
         result = await self._run_root(["sh", "-c", prepare], self.limits.command_timeout_s)
         if result.exit_code in (3, 4):
@@ -226,6 +238,16 @@ class RuntimeSandbox(Sandbox):
             raise SandboxError(f"could not prepare the box: {result.stderr.strip()[-500:]}")
         if self.runtime.config.type in LOCAL_ENGINES:
             await self._limit_pids()
+
+    def _name_the_model(self) -> str:
+        """Shell: the image's users and groups plus the model's, where the image's /etc/passwd
+        and /etc/group point (as the default box's init writes them)."""
+        uid, gid = self.model_ids
+        return (f"mkdir -p {IDENTITY_DIR}; "
+                f"{{ cat /etc/passwd.image; printf %s '{passwd_line(uid, gid)}'; }} "
+                f"> {IDENTITY_DIR}/passwd; "
+                f"{{ cat /etc/group.image; printf %s '{group_line(gid)}'; }} "
+                f"> {IDENTITY_DIR}/group")
 
     async def _none_left(self) -> bool:
         counted = await self._run_root(
@@ -267,6 +289,8 @@ class RuntimeSandbox(Sandbox):
             raise SandboxError(f"{engine} update --pids-limit failed: {done.stderr.strip()}")
 
     async def stop(self) -> None:
+        if not self._stopped:
+            release_model_uid(self._uid)
         self._stopped = True
 
     async def is_alive(self) -> bool:
@@ -326,9 +350,9 @@ class RuntimeSandbox(Sandbox):
     ) -> ExecResult:
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else list(command)
         timeout = float(timeout or self.limits.command_timeout_s)
-        uid, _ = _ids(user or MODEL_USER)
+        uid, _ = _ids(user or self.model_user)
         try:
-            result, seconds = await self._box_exec(argv, user or MODEL_USER, timeout, stdin,
+            result, seconds = await self._box_exec(argv, user or self.model_user, timeout, stdin,
                                                    workdir or WORKSPACE, output_limit)
         except RuntimeStalled:
             # a box thrashing under the model's processes stalls every exec: the model's
@@ -366,6 +390,7 @@ class RuntimeSandbox(Sandbox):
             "timeout": timeout,
             "limit": output_limit or self.limits.output_limit_bytes,
             "file_limit": self.limits.workspace_mb * 2**20,
+            "nproc": model_nproc(self.limits.pids),
             "stdin_path": await self._stage(stdin) if stdin is not None else None,
         }
         started = time.monotonic()
@@ -387,12 +412,13 @@ class RuntimeSandbox(Sandbox):
 
     async def kill_model_processes(self) -> None:
         """kill(-1) from the model's uid (the kernel signals them all at once, so a fork bomb
-        cannot outrun it), then count from root; repeated while any survive. A box whose
-        pids are all taken (a fork bomb at the limit) cannot start the killer: on the local
-        engines the host then freezes the container and kills them itself."""
+        cannot outrun it), then count from root; repeated while any survive. The model's
+        process quota leaves the killer its pids; should it still not start, on the local
+        engines the host freezes the container and kills them itself."""
+        uid, gid = self.model_ids
+        kill = json.dumps({"kill": True, "uid": uid, "gid": gid})
         for _ in range(5):
-            await self._box_exec(["python3", "-I", "-S", "-c", _KILL_ALL_OF_MY_USER],
-                                 MODEL_USER, 10, None, "/", None)
+            await self._run_root(["python3", "-I", "-S", "-c", BOX_EXEC_SOURCE, kill], 10)
             if await self._none_left():
                 return
             if self.runtime.config.type in LOCAL_ENGINES:
