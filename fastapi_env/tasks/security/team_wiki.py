@@ -277,7 +277,7 @@ def probe_token_required(client):
         for method, path in [("GET", "/spaces"), ("POST", "/spaces"),
                              ("GET", "/spaces/1/pages"), ("PUT", "/spaces/1/members/${u3}")]:
             r = client.request(method, path, headers=headers, json={"name": "n", "role": "editor"})
-            rows.append([method, path, r.status_code, r.json()])
+            rows.append([headers, method, path, r.status_code, r.json()])
     return rows
 
 
