@@ -229,7 +229,8 @@ folder has notes on parameter models). The products, in this order:
 
 Validation failures are FastAPI's standard 422 `{"detail": [...]}`; the hidden checks compare
 the `type` and `loc` of each error, in order, so they must be the ones FastAPI's own
-validation of the models below gives. Parameter names are flat (no prefix).
+validation of the models below gives (several errors of one request come in the order this
+text lists the parameters). Parameter names are flat (no prefix).
 
 **`GET /products`.**
 - Header `X-Tenant` (required, 3-12 characters `a-z`) and optional `X-Request-Id`, as

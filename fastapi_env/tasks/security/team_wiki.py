@@ -437,7 +437,8 @@ def probe_input_bounds(client):
                  {"title": "g", "tags": [""]}, {"title": "v", "visibility": "public"},
                  {"title": "g", "tags": "solo"}]:
         r = client.post(f"/spaces/{sid}/pages", json=body, headers=H1)
-        rows.append([r.status_code, r.json().get("error", "created")])
+        sizes = [len(body["title"]), len(body.get("body", "")), len(body.get("tags", []))]
+        rows.append([sizes, r.status_code, r.json().get("error", "created")])
     pid = _page(client, H1, sid, "edit me")
     for body in [{"title": ""}, {"body": "y" * (${body_max} + 1)},
                  {"tags": ["t"] * (${tags_max} + 1)}, {"tags": ["OK"]}]:
