@@ -237,7 +237,7 @@ def probe_invalid_body(client):
 _SEEDS = [
     {"sid": 1, "sname": "lamp", "sprice": 12.5, "ssup": "Lumen", "scountry": "SE", "scost": 4.0, "unknown": 9},
     {"sid": 5, "sname": "chair", "sprice": 40.0, "ssup": "Birch", "scountry": "FI", "scost": 22.5, "unknown": 4},
-    {"sid": 12, "sname": "rug", "sprice": 99.9, "ssup": "Weave", "scountry": "NL", "scost": 30.0, "unknown": 13},
+    {"sid": 12, "sname": "rug", "sprice": 99.9, "ssup": "Weave", "scountry": "NL", "scost": 30.0, "unknown": 40},
 ]
 
 _NEW = [
