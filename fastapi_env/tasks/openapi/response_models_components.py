@@ -1,4 +1,4 @@
-from fastapi_env.tasks import Task
+from fastapi_env.tasks import Edit, Family, Requirement
 
 PROMPT = '''\
 Build an items API whose responses are documented in `/openapi.json` through Pydantic models.
@@ -13,23 +13,23 @@ Models (module level, Pydantic):
 
 Stored records also carry an internal `cost` field that must never be sent to clients:
 
-    ITEMS = {1: {"id": 1, "name": "lamp", "price": 12.5,
-                 "supplier": {"name": "Lumen", "country": "SE"}, "cost": 4.0}}
+    ITEMS = {${sid}: {"id": ${sid}, "name": "${sname}", "price": ${sprice},
+                 "supplier": {"name": "${ssup}", "country": "${scountry}"}, "cost": ${scost}}}
 
 Routes (the handlers return the stored dicts; FastAPI's response model does the filtering):
 
 - `GET /items` returns all items in id order, documented as a list of `ItemOut` (its `200`
-  response schema is an array whose `items` is a `$ref` to `ItemOut`). It takes no parameters,
+  response schema is an array whose `items` is a `$$ref` to `ItemOut`). It takes no parameters,
   so its only documented response is `200`.
 - `GET /items/{item_id}` (`item_id` integer) returns one item as `ItemOut`; an unknown id raises
-  `HTTPException(404, "item not found")`. The 404 is documented with the model `NotFound` and
-  the description `"Item not found"`.
+  `HTTPException(${missing}, "item not found")`. The ${missing} is documented with the model `NotFound` and
+  the description `"${missing_desc}"`.
 - `POST /items` creates an item from an `ItemIn` body: new id = the highest existing id + 1,
-  stored with `cost` 0.0. It answers **201** with the `ItemOut`, and the `201` response is what
-  OpenAPI documents as the success response (schema `$ref` to `ItemOut`). If an item with the same
-  `name` already exists it answers 409 with the JSON body `{"detail": "duplicate name",
-  "existing_id": <id of that item>}`; this 409 is documented with the model `Conflict` and the
-  description `"Item name already used"`.
+  stored with `cost` 0.0. It answers **${created}** with the `ItemOut`, and the `${created}` response is what
+  OpenAPI documents as the success response (schema `$$ref` to `ItemOut`). If an item with the same
+  `name` already exists it answers ${conflict} with the JSON body `{"detail": "duplicate name",
+  "existing_id": <id of that item>}`; this ${conflict} is documented with the model `Conflict` and the
+  description `"${conflict_desc}"`.
 
 The document's `components.schemas` contains exactly the schemas these declarations produce (the
 five models plus FastAPI's own validation-error schemas).
@@ -37,20 +37,28 @@ five models plus FastAPI's own validation-error schemas).
 Then make these requests with `fastapi.testclient.TestClient` and fill `result` with one row per
 item, in this order:
 
-1. `POST /items` with JSON `{"name": "desk", "price": 80.0, "supplier": {"name": "Oak", "country": "DK"}}`:
+1. `POST /items` with JSON `{"name": "${nname}", "price": ${nprice}, "supplier": {"name": "${nsup}", "country": "${ncountry}"}}`:
    `[status code (integer), JSON body (object)]`
-2. `POST /items` with JSON `{"name": "lamp", "price": 9.0, "supplier": {"name": "Lumen", "country": "SE"}}`:
+2. `POST /items` with JSON `{"name": "${sname}", "price": 9.0, "supplier": {"name": "${ssup}", "country": "${scountry}"}}`:
    `[status code (integer), JSON body (object)]`
-3. `GET /items/9`: `[status code (integer), JSON body (object)]`
+3. `GET /items/${unknown}`: `[status code (integer), JSON body (object)]`
 
 From one `GET /openapi.json` document (`paths` and `components` below are its top-level keys):
 
 4. `[sorted list of the keys of paths["/items"]["post"]["responses"]]`
-5. `[paths["/items"]["post"]["responses"]["201"]["content"]["application/json"]["schema"] (object)]`
-6. `[paths["/items"]["post"]["responses"]["409"] (the whole response object)]`
+5. `[paths["/items"]["post"]["responses"]["${created}"]["content"]["application/json"]["schema"] (object)]`
+6. `[paths["/items"]["post"]["responses"]["${conflict}"] (the whole response object)]`
 7. `[sorted list of the keys of paths["/items"]["get"]["responses"],
    paths["/items"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]["items"] (object)]`
 8. `[sorted list of the keys of components["schemas"]]`
+'''
+
+_ITEM_OUT = '''\
+class ItemOut(BaseModel):
+    id: int
+    name: str
+    price: float
+    supplier: Supplier
 '''
 
 MODELS = '''\
@@ -71,12 +79,7 @@ class ItemIn(BaseModel):
     supplier: Supplier
 
 
-class ItemOut(BaseModel):
-    id: int
-    name: str
-    price: float
-    supplier: Supplier
-
+''' + _ITEM_OUT + '''
 
 class NotFound(BaseModel):
     detail: str
@@ -87,33 +90,41 @@ class Conflict(BaseModel):
     existing_id: int
 
 
-ITEMS = {1: {"id": 1, "name": "lamp", "price": 12.5,
-             "supplier": {"name": "Lumen", "country": "SE"}, "cost": 4.0}}
+ITEMS = {${sid}: {"id": ${sid}, "name": "${sname}", "price": ${sprice},
+             "supplier": {"name": "${ssup}", "country": "${scountry}"}, "cost": ${scost}}}
 
 app = FastAPI()
 
 '''
 
-ROUTES = '''\
+_LIST = '''\
 @app.get("/items", response_model=list[ItemOut])
 def list_items():
     return [ITEMS[k] for k in sorted(ITEMS)]
+'''
 
-
+_GET_ONE = '''\
 @app.get("/items/{item_id}", response_model=ItemOut,
-         responses={404: {"model": NotFound, "description": "Item not found"}})
+         responses={${missing}: {"model": NotFound, "description": "${missing_desc}"}})
 def get_item(item_id: int):
     if item_id not in ITEMS:
-        raise HTTPException(status_code=404, detail="item not found")
+        raise HTTPException(status_code=${missing}, detail="item not found")
     return ITEMS[item_id]
+'''
 
-
-@app.post("/items", response_model=ItemOut, status_code=201,
-          responses={409: {"model": Conflict, "description": "Item name already used"}})
+_CREATE_HEAD = '''\
+@app.post("/items", response_model=ItemOut, status_code=${created},
+          responses={${conflict}: {"model": Conflict, "description": "${conflict_desc}"}})
 def create_item(item: ItemIn):
+'''
+
+_DUPLICATE = '''\
     for stored in ITEMS.values():
         if stored["name"] == item.name:
-            return JSONResponse(status_code=409, content={"detail": "duplicate name", "existing_id": stored["id"]})
+'''
+
+_CREATE = _CREATE_HEAD + _DUPLICATE + '''\
+            return JSONResponse(status_code=${conflict}, content={"detail": "duplicate name", "existing_id": stored["id"]})
     new_id = max(ITEMS) + 1
     ITEMS[new_id] = {"id": new_id, **item.model_dump(), "cost": 0.0}
     return ITEMS[new_id]
@@ -121,33 +132,43 @@ def create_item(item: ItemIn):
 
 TAIL = '''
 
+def dig(value, *keys):
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
 client = TestClient(app)
 result = []
-r = client.post("/items", json={"name": "desk", "price": 80.0, "supplier": {"name": "Oak", "country": "DK"}})
+r = client.post("/items", json={"name": "${nname}", "price": ${nprice}, "supplier": {"name": "${nsup}", "country": "${ncountry}"}})
 result.append([r.status_code, r.json()])
-r = client.post("/items", json={"name": "lamp", "price": 9.0, "supplier": {"name": "Lumen", "country": "SE"}})
+r = client.post("/items", json={"name": "${sname}", "price": 9.0, "supplier": {"name": "${ssup}", "country": "${scountry}"}})
 result.append([r.status_code, r.json()])
-r = client.get("/items/9")
+r = client.get("/items/${unknown}")
 result.append([r.status_code, r.json()])
 spec = client.get("/openapi.json").json()
 post = spec["paths"]["/items"]["post"]["responses"]
 result.append([sorted(post)])
-result.append([post["201"]["content"]["application/json"]["schema"]])
-result.append([post["409"]])
+result.append([dig(post, "${created}", "content", "application/json", "schema")])
+result.append([post.get("${conflict}")])
 get = spec["paths"]["/items"]["get"]["responses"]
-result.append([sorted(get), get["200"]["content"]["application/json"]["schema"]["items"]])
+result.append([sorted(get), dig(get, "200", "content", "application/json", "schema", "items")])
 result.append([sorted(spec["components"]["schemas"])])
 '''
 
-REFERENCE = MODELS + ROUTES + TAIL
+REFERENCE = MODELS + _LIST + "\n\n" + _GET_ONE + "\n\n" + _CREATE + TAIL
 
 PROBES = '''\
+def _spec(client):
+    return client.get("/openapi.json").json()
+
+
 def probe_item_filtered(client):
     rows = []
-    r = client.get("/items/1")
+    r = client.get("/items/${sid}")
     rows.append([r.status_code, r.json()])
     r = client.get("/items")
-    rows.append([r.status_code, r.json()[0]])
+    rows.append([r.status_code, r.json()])
     return rows
 
 
@@ -155,87 +176,83 @@ def probe_create_then_conflict(client):
     rows = []
     r = client.post("/items", json={"name": "stool", "price": 15.0, "supplier": {"name": "Oak", "country": "DK"}})
     body = r.json()
-    rows.append([r.status_code, sorted(body), body["name"], body["supplier"]])
-    r = client.post("/items", json={"name": "stool", "price": 1.0, "supplier": {"name": "X", "country": "FR"}})
-    body = r.json()
     rows.append([r.status_code, body])
+    r = client.post("/items", json={"name": "stool", "price": 1.0, "supplier": {"name": "X", "country": "FR"}})
+    rows.append([r.status_code, r.json()])
+    r = client.get("/items/" + str(body.get("id")))
+    rows.append([r.status_code, r.json()])
     return rows
 
 
+def probe_duplicate_name_is_exact(client):
+    rows = []
+    for name in ["${sname_upper}", "${sname} ", "${sname}"]:
+        r = client.post("/items", json={"name": name, "price": 2.0, "supplier": {"name": "Y", "country": "NO"}})
+        rows.append([name, r.status_code, r.json()])
+    return rows
+
+
+def probe_unknown_ids(client):
+    rows = []
+    for path in ["/items/0", "/items/-1", "/items/${unknown}"]:
+        r = client.get(path)
+        rows.append([path, r.status_code, r.json()])
+    r = client.get("/items/abc")
+    rows.append(["/items/abc", r.status_code, r.json()["detail"][0]["type"], r.json()["detail"][0]["loc"]])
+    return rows
+
+
+def probe_post_documented(client):
+    responses = _spec(client)["paths"]["/items"]["post"]["responses"]
+    return [[sorted(responses), responses.get("${created}"), responses.get("${conflict}")]]
+
+
 def probe_get_one_documented(client):
-    spec = client.get("/openapi.json").json()
-    responses = spec["paths"]["/items/{item_id}"]["get"]["responses"]
-    return [[sorted(responses), responses["404"],
+    responses = _spec(client)["paths"]["/items/{item_id}"]["get"]["responses"]
+    return [[sorted(responses), responses.get("${missing}"),
              responses["200"]["content"]["application/json"]["schema"]]]
 
 
+def probe_list_documented(client):
+    responses = _spec(client)["paths"]["/items"]["get"]["responses"]
+    return [[sorted(responses), responses["200"]["content"]["application/json"]["schema"]]]
+
+
 def probe_component_shapes(client):
-    schemas = client.get("/openapi.json").json()["components"]["schemas"]
-    return [[schemas["ItemOut"]["required"], schemas["ItemOut"]["properties"]["supplier"],
-             schemas["Conflict"]["required"], schemas["ItemIn"]["required"]]]
+    schemas = _spec(client)["components"]["schemas"]
+    return [[sorted(schemas), schemas["ItemOut"]["required"], schemas["ItemOut"]["properties"]["supplier"],
+             schemas["Conflict"]["required"], schemas["ItemIn"]["required"],
+             schemas["ItemIn"]["properties"]["supplier"]]]
 
 
 def probe_invalid_body(client):
-    r = client.post("/items", json={"name": "x", "price": "cheap", "supplier": {"name": "A", "country": "B"}})
-    d = r.json()["detail"][0]
-    return [[r.status_code, d["type"], d["loc"]]]
+    rows = []
+    for body in [{"name": "x", "price": "cheap", "supplier": {"name": "A", "country": "B"}},
+                 {"name": "x", "price": 1.0}, {"name": "x", "price": 1.0, "supplier": {"name": "A"}}, {}]:
+        r = client.post("/items", json=body)
+        rows.append([r.status_code, [[d["type"], d["loc"]] for d in r.json()["detail"]]])
+    return rows
 '''
 
-TRAP_RUNTIME_STATUS = MODELS + ROUTES.replace(
-    '''@app.post("/items", response_model=ItemOut, status_code=201,''',
-    '''@app.post("/items", response_model=ItemOut,''',
-).replace(
-    "def create_item(item: ItemIn):", "def create_item(item: ItemIn, response: Response):"
-).replace(
-    "    new_id = max(ITEMS) + 1\n", "    response.status_code = 201\n    new_id = max(ITEMS) + 1\n"
-) + TAIL.replace('post["201"]', 'post["200"]')
+_SEEDS = [
+    {"sid": 1, "sname": "lamp", "sprice": 12.5, "ssup": "Lumen", "scountry": "SE", "scost": 4.0, "unknown": 9},
+    {"sid": 5, "sname": "chair", "sprice": 40.0, "ssup": "Birch", "scountry": "FI", "scost": 22.5, "unknown": 4},
+    {"sid": 12, "sname": "rug", "sprice": 99.9, "ssup": "Weave", "scountry": "NL", "scost": 30.0, "unknown": 40},
+]
 
-TRAP_UNDOCUMENTED_ERRORS = MODELS + ROUTES.replace(
-    ''',
-         responses={404: {"model": NotFound, "description": "Item not found"}})''', ")"
-).replace(''',
-          responses={409: {"model": Conflict, "description": "Item name already used"}})''', ")"
-) + TAIL.replace("result.append([post[\"409\"]])", "result.append([post.get(\"409\")])")
+_NEW = [
+    {"nname": "desk", "nprice": 80.0, "nsup": "Oak", "ncountry": "DK"},
+    {"nname": "shelf", "nprice": 35.25, "nsup": "Pine", "ncountry": "NO"},
+]
 
-TRAP_ERRORS_WITHOUT_MODELS = MODELS + ROUTES.replace(
-    '{"model": NotFound, "description": "Item not found"}', '{"description": "Item not found"}'
-).replace(
-    '{"model": Conflict, "description": "Item name already used"}',
-    '{"description": "Item name already used"}',
-) + TAIL
+_STATUSES = [
+    {"created": 201, "missing": 404, "conflict": 409},
+    {"created": 202, "missing": 404, "conflict": 400},
+    {"created": 201, "missing": 410, "conflict": 409},
+    {"created": 202, "missing": 410, "conflict": 409},
+]
 
-TRAP_MANUAL_FILTERING = MODELS + '''\
-def public(record):
-    return {k: v for k, v in record.items() if k != "cost"}
-
-
-@app.get("/items")
-def list_items():
-    return [public(ITEMS[k]) for k in sorted(ITEMS)]
-
-
-@app.get("/items/{item_id}", responses={404: {"model": NotFound, "description": "Item not found"}})
-def get_item(item_id: int):
-    if item_id not in ITEMS:
-        raise HTTPException(status_code=404, detail="item not found")
-    return public(ITEMS[item_id])
-
-
-@app.post("/items", status_code=201,
-          responses={409: {"model": Conflict, "description": "Item name already used"}})
-def create_item(item: ItemIn):
-    for stored in ITEMS.values():
-        if stored["name"] == item.name:
-            return JSONResponse(status_code=409, content={"detail": "duplicate name", "existing_id": stored["id"]})
-    new_id = max(ITEMS) + 1
-    ITEMS[new_id] = {"id": new_id, **item.model_dump(), "cost": 0.0}
-    return public(ITEMS[new_id])
-''' + TAIL.replace(
-    'result.append([sorted(get), get["200"]["content"]["application/json"]["schema"]["items"]])',
-    'result.append([sorted(get), get["200"]["content"]["application/json"]["schema"].get("items")])',
-)
-
-TASK = Task(
+FAMILY = Family(
     id="openapi/response_models_components",
     title="response_model, status_code and documented error models in paths and components",
     category="openapi",
@@ -243,12 +260,86 @@ TASK = Task(
     prompt=PROMPT,
     reference=REFERENCE,
     probes=PROBES,
-    traps={
-        "201 set at runtime through Response (documented as 200)": TRAP_RUNTIME_STATUS,
-        "404/409 not documented with responses=": TRAP_UNDOCUMENTED_ERRORS,
-        "404/409 documented without their models": TRAP_ERRORS_WITHOUT_MODELS,
-        "cost stripped by hand instead of a response model": TRAP_MANUAL_FILTERING,
+    original={**_SEEDS[0], **_NEW[0], **_STATUSES[0], "missing_desc": "Item not found",
+              "conflict_desc": "Item name already used"},
+    space={
+        "seed": _SEEDS,
+        "new": _NEW,
+        "statuses": _STATUSES,
+        "descriptions": [{"missing_desc": "Item not found", "conflict_desc": "Item name already used"},
+                         {"missing_desc": "No such item", "conflict_desc": "Name taken"}],
     },
+    derive=lambda p: {"sname_upper": p["sname"].capitalize(),
+                      "other_missing": 410 if p["missing"] != 410 else 404},
+    instances=40,
+    requirements=(
+        Requirement(
+            "Responses never carry `cost`: the response models filter the stored records on "
+            "`GET /items`, `GET /items/{item_id}` and `POST /items`; `GET /items` is "
+            "documented as an array of `ItemOut` with only a `200`, and `GET /items/{item_id}` "
+            "documents its `200` as `ItemOut`.",
+            probes=("item_filtered", "list_documented", "get_one_documented"),
+            traps=(
+                Edit("list without a response model", "@app.get(\"/items\", response_model=list[ItemOut])",
+                     "@app.get(\"/items\")"),
+                Edit("cost stripped by hand instead of a response model", _GET_ONE, _GET_ONE.replace(
+                    "response_model=ItemOut,\n        ", "").replace(
+                    "return ITEMS[item_id]", 'return {k: v for k, v in ITEMS[item_id].items() if k != "cost"}')),
+            ),
+        ),
+        Requirement(
+            "`POST /items` answers ${created} with the new `ItemOut` (id one past the highest), and "
+            "OpenAPI documents `${created}` (not 200) with a `$$ref` to `ItemOut`.",
+            probes=("create_then_conflict", "post_documented"),
+            traps=(
+                Edit("success status set at runtime through Response (documented as 200)", _CREATE_HEAD,
+                     _CREATE_HEAD.replace(" status_code=${created},", "").replace(
+                         "def create_item(item: ItemIn):",
+                         "def create_item(item: ItemIn, response: Response):\n"
+                         "    response.status_code = ${created}")),
+            ),
+        ),
+        Requirement(
+            "A name already stored (exactly: case and spaces count) answers ${conflict} "
+            '`{"detail": "duplicate name", "existing_id": <its id>}` and creates nothing; the '
+            '${conflict} is documented with `Conflict` and `"${conflict_desc}"`.',
+            probes=("create_then_conflict", "duplicate_name_is_exact", "post_documented"),
+            traps=(
+                Edit("conflict response not documented", ''',
+          responses={${conflict}: {"model": Conflict, "description": "${conflict_desc}"}})''', ")"),
+                Edit("conflict response documented without its model",
+                     '{"model": Conflict, "description": "${conflict_desc}"}',
+                     '{"description": "${conflict_desc}"}'),
+                Edit("names compared case-insensitively and trimmed", _DUPLICATE,
+                     _DUPLICATE.replace('stored["name"] == item.name',
+                                        'stored["name"].lower() == item.name.strip().lower()')),
+            ),
+        ),
+        Requirement(
+            "An unknown id (0 and negatives included) answers ${missing} "
+            '`{"detail": "item not found"}`, documented with `NotFound` and `"${missing_desc}"`; '
+            "a non-integer id is FastAPI's 422.",
+            probes=("unknown_ids", "get_one_documented"),
+            traps=(
+                Edit("not-found response not documented", ''',
+         responses={${missing}: {"model": NotFound, "description": "${missing_desc}"}})''', ")"),
+                Edit("not-found response documented without its model",
+                     '{"model": NotFound, "description": "${missing_desc}"}',
+                     '{"description": "${missing_desc}"}'),
+                Edit("unknown id answers another status", "raise HTTPException(status_code=${missing},",
+                     "raise HTTPException(status_code=${other_missing},"),
+            ),
+        ),
+        Requirement(
+            "`components.schemas` holds exactly the five models (nested `Supplier` as a `$$ref`) "
+            "and FastAPI's validation schemas; invalid bodies are FastAPI's 422.",
+            probes=("component_shapes", "invalid_body"),
+            traps=(
+                Edit("supplier typed as a plain dict in ItemOut", _ITEM_OUT,
+                     _ITEM_OUT.replace("supplier: Supplier", "supplier: dict")),
+            ),
+        ),
+    ),
     expected_rows=[
         [201, {"id": 2, "name": "desk", "price": 80.0, "supplier": {"name": "Oak", "country": "DK"}}],
         [409, {"detail": "duplicate name", "existing_id": 1}],
