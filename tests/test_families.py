@@ -53,6 +53,17 @@ def test_an_edit_that_no_longer_applies_fails_loudly():
     assert 'return "nope"' in expand(TINY)[0].trap_sources()["wrong word"]
 
 
+def test_a_family_whose_traps_share_a_name_does_not_load():
+    from fastapi_env.tasks import _check_placement
+
+    twice = Requirement("x", ("word",), (Edit("same", "return ${word__json}", "return 1"),
+                                         Edit("same", "return ${word__json}", "return 2")))
+    with pytest.raises(FamilyError, match="two traps share a name"):
+        _check_placement(Family(**{**TINY.__dict__, "requirements": (twice,)}),
+                         "routing/tiny", "tests.tiny")
+    _check_placement(TINY, "routing/tiny", "tests.tiny")  # the well-formed one loads
+
+
 def test_a_template_naming_an_unknown_parameter_fails_loudly():
     with pytest.raises(FamilyError, match="missing"):
         expand(Family(**{**TINY.__dict__, "prompt": "uses ${missing}"}))

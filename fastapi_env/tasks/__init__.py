@@ -220,8 +220,12 @@ def load_families(only_categories: set[str] | None = None) -> list[Family]:
 
 
 def _check_placement(family: Family, expected_id: str, module: str) -> None:
+    """The family sits where its id says, and its structure holds (``Family.check``: e.g. two
+    traps with one name, where the second would silently replace the first)."""
     if family.id != expected_id or family.category != expected_id.split("/")[0]:
         raise ValueError(f"{module}: id {family.id!r} should be {expected_id!r}")
+    if problems := family.check():
+        raise FamilyError(f"{module}: " + "; ".join(problems))
 
 
 def load_tasks(only_categories: set[str] | None = None) -> list[Task]:
