@@ -205,6 +205,8 @@ def _modules(only_categories: set[str] | None):
             continue
         package = f"{__name__}.{name}"
         for info in sorted(pkgutil.iter_modules([str(TASKS_DIR / name)]), key=lambda i: i.name):
+            if info.name.startswith("_"):  # a helper module the category's families share
+                continue
             yield f"{name}/{info.name}", importlib.import_module(f"{package}.{info.name}")
 
 
