@@ -967,7 +967,8 @@ FAMILY = Family(
                                 "Query(ge=1)"))),
         Requirement("`GET /events/{event_id}` shows the event with `booked` and `waiting`; an "
                     "unknown id is 404, a non-integer one invalid.",
-                    probes="read_event",
+                    # reserve reads an event after a 3-seat and a 1-seat reservation
+                    probes=("read_event", "reserve"),
                     traps=Edit("booked counts reservations, not seats",
                                'return sum(r["seats"] for r in RESERVATIONS.values()',
                                'return sum(1 for r in RESERVATIONS.values()')),

@@ -970,10 +970,7 @@ FAMILY = Family(
                                 'class TicketIn(BaseModel):\n    model_config = ConfigDict('
                                 'extra="forbid")',
                                 'class TicketIn(BaseModel):\n    model_config = ConfigDict('
-                                'extra="ignore")'),
-                           Edit("invalid places as full locations",
-                                "tuple(str(part) for part in e[\"loc\"][:2])",
-                                "tuple(str(part) for part in e[\"loc\"])"))),
+                                'extra="ignore")'))),
         Requirement("A ${customer_role} sees only their own tickets: others are 404 on every "
                     "route and missing from lists.",
                     probes="customer_visibility",
@@ -1024,8 +1021,13 @@ FAMILY = Family(
         Requirement("Invalid query parameters are 422 `invalid_request` with their "
                     '`["query", name]` pairs.',
                     probes="query_validation",
-                    traps=Edit("per_page unbounded", "Query(ge=1, le=${per_page_max})",
-                               "Query(ge=1)")),
+                    traps=(Edit("per_page unbounded", "Query(ge=1, le=${per_page_max})",
+                                "Query(ge=1)"),
+                           # a repeated key's error sits at ["query", name, index]: the pair
+                           # keeps only where and name
+                           Edit("invalid places as full locations",
+                                "tuple(str(part) for part in e[\"loc\"][:2])",
+                                "tuple(str(part) for part in e[\"loc\"])"))),
         Requirement("Status moves only along the allowed transitions; others are 409 "
                     "`invalid_transition`.",
                     probes="status_transitions",
