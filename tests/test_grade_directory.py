@@ -10,15 +10,10 @@ import pytest
 
 from fastapi_env.grading.files import find_task
 
+from .conftest import original_ids
+
 pytestmark = pytest.mark.docker
 REPAIR = "repair/booking_api"
-
-
-def original_of(family: str) -> str:
-    from fastapi_env.dataset import select_records
-
-    [record] = select_records(None, None, [family], num_instances_per_family=1)
-    return record["id"]
 
 
 def write_tree(directory: Path, files: dict[str, str]) -> Path:
@@ -35,7 +30,7 @@ def grade(task_id: str, directory: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_reference_scores_1_and_every_requirement_is_met(tmp_path):
-    task_id = original_of(REPAIR)
+    task_id = original_ids(REPAIR)[0]
     task, _ = find_task(task_id)
     # the reference's own files only: the setup files come from the task, under them
     own = {k: v for k, v in task.reference_workspace().items()
@@ -46,7 +41,7 @@ def test_the_reference_scores_1_and_every_requirement_is_met(tmp_path):
 
 
 def test_a_trap_misses_its_own_requirement(tmp_path):
-    task_id = original_of(REPAIR)
+    task_id = original_ids(REPAIR)[0]
     task, _ = find_task(task_id)
     name, tree = next(iter(task.trap_workspaces().items()))
     owner = next(r for r in task.requirements if name in r.traps)
@@ -57,5 +52,5 @@ def test_a_trap_misses_its_own_requirement(tmp_path):
 
 
 def test_a_directory_without_solution_is_refused(tmp_path):
-    done = grade(original_of(REPAIR), tmp_path)
+    done = grade(original_ids(REPAIR)[0], tmp_path)
     assert done.returncode == 2 and "has no solution.py" in done.stdout

@@ -13,7 +13,7 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from fastapi_env.grading.host import AnswerKey, Grade, probe_verdicts, score
+from fastapi_env.grading.host import AnswerKey, Grade, score
 from fastapi_env.grading.runners import sandbox_runner
 from fastapi_env.sandbox.base import Limits
 from fastapi_env.tasks import Task
@@ -69,7 +69,7 @@ def find_task(task_id: str) -> tuple[Task, AnswerKey]:
 
 async def grade_directory(task_id: str, directory: Path, *, timeout: float = 60,
                           limits: Limits | None = None) -> DirectoryGrade:
-    from fastapi_env.build import build_key, keys_equal
+    from fastapi_env.build import build_key, keys_equal, requirements_met
     from fastapi_env.sandbox.docker import DockerSandbox
 
     task, shipped = find_task(task_id)
@@ -82,12 +82,8 @@ async def grade_directory(task_id: str, directory: Path, *, timeout: float = 60,
         if key is None:
             raise HarnessProblem(f"the reference does not run: {problem}")
         outcome = await run(files, task.probes, timeout)
-    grade = score(outcome, key)
-    stale = keys_equal(shipped, key)
-    report = outcome.get("report")
-    matched = probe_verdicts(report, key)[0] if isinstance(report, dict) else set()
-    met = tuple(set(r.probes) <= matched for r in task.requirements)
-    return DirectoryGrade(task, grade, met, stale)
+    met = tuple(requirements_met(task, key, outcome))
+    return DirectoryGrade(task, score(outcome, key), met, keys_equal(shipped, key))
 
 
 def describe(result: DirectoryGrade) -> str:
