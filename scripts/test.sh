@@ -15,8 +15,8 @@ run() {
 }
 run uv run ruff check .
 run uv run python test_compare.py
-# Every instance's key is rebuilt and compared; traps, controls and determinism run on two
-# instances per family (the full run, every instance, is README's separate command).
+# Every instance's key is rebuilt and compared; traps, controls and determinism run on each
+# family's original instance (the full run, every instance, is README's separate command).
 run uv run python build_tasks.py --verify --full-per-family 1
 run uv run pytest -q -p no:cacheprovider
 if [ "${FASTAPI_ENV_SKIP_V04:-0}" != 1 ]; then
