@@ -229,12 +229,13 @@ folder has notes on parameter models). The products, in this order:
 
 Validation failures are FastAPI's standard 422 `{"detail": [...]}`; the hidden checks compare
 the `type` and `loc` of each error, in order, so they must be the ones FastAPI's own
-validation of the models below gives (several errors of one request come in the order this
-text lists the parameters). Parameter names are flat (no prefix).
+validation of the models below gives, in the order it reports them. Parameter names are flat
+(no prefix).
 
 **`GET /products`.**
-- Header `X-Tenant` (required, 3-12 characters `a-z`) and optional `X-Request-Id`, as
-  header names with hyphens (a header spelled with underscores does not count).
+- Header `X-Tenant` (required: 3-12 characters `a-z`, checked as one pattern, so any bad
+  value is FastAPI's `string_pattern_mismatch`) and optional `X-Request-Id`, as header names
+  with hyphens (a header spelled with underscores does not count).
 - Cookies `currency` (`EUR` or `USD`, default `${currency}`) and `compact` (a boolean,
   default false).
 - Query `limit` (1 to ${lmax}, default ${ldef}) and `offset` (>= 0, default 0), and `q`

@@ -893,7 +893,7 @@ the ${staff_role} all of them; an appointment the caller may not see is answered
 one that does not exist.
 - `POST /appointments` *patient* `{"slot_id": <integer>, "reason": <string>}` (no other
   fields): `reason` has its leading and trailing whitespace removed and must then be 1-${reason_max}
-  characters. Then: 404 `slot_not_found`; then ${first_check}, then ${second_check}, where
+  characters. Then: 404 `slot_not_found`; then 409 ${first_check}, then 409 ${second_check}, where
   `slot_taken` means the slot already has a booked appointment and `limit_reached` that the
   patient already has ${max_active} booked appointments. 201 with the appointment (status
   `booked`) and `Location: /appointments/<id>`.
