@@ -133,31 +133,27 @@ def probe_unknown_type_fallback(client):
         "content-type")]]
 
 
+def _ranged(client, ranges, path=f"/files/{FW}"):
+    return [[rng, _get(client, path, rng)] for rng in ranges]
+
+
 def probe_single_ranges(client):
-    rows = []
-    for rng in ["bytes=0-0", "bytes=0-9", "${range_a}", "bytes=-7", "bytes=${fw_last}-",
-                "bytes=${fw_last}-${fw_last}", "bytes=3-999", "bytes=-999", "bytes= 2-4",
-                "BYTES=1-2", "bytes=0-"]:
-        rows.append([rng, _get(client, f"/files/{FW}", rng)])
-    rows.append(["notes", _get(client, "/files/notes.txt", "bytes=2-6")])
-    return rows
+    return _ranged(client, ["bytes=0-0", "bytes=0-9", "${range_a}", "bytes=-7", "bytes=${fw_last}-",
+                            "bytes=${fw_last}-${fw_last}", "bytes=3-999", "bytes=-999",
+                            "bytes= 2-4", "BYTES=1-2", "bytes=0-"]
+                   ) + _ranged(client, ["bytes=2-6"], "/files/notes.txt")
 
 
 def probe_several_ranges(client):
-    rows = []
-    for rng in ["bytes=0-1,5-6", "bytes=5-6,0-1", "bytes=0-4,2-8", "bytes=0-3,4-5",
-                "bytes=-2,0-0", "bytes=1-2,,x-y,6-7"]:
-        rows.append([rng, _get(client, f"/files/{FW}", rng)])
-    rows.append(["notes", _get(client, "/files/notes.txt/view", "bytes=0-1,4-5")])
-    return rows
+    return _ranged(client, ["bytes=0-1,5-6", "bytes=5-6,0-1", "bytes=0-4,2-8", "bytes=0-3,4-5",
+                            "bytes=-2,0-0", "bytes=1-2,,x-y,6-7"]
+                   ) + _ranged(client, ["bytes=0-1,4-5"], "/files/notes.txt/view")
 
 
 def probe_refused_ranges(client):
-    rows = []
-    for rng in ["bytes=${fw_len}-", "bytes=${fw_len}-${fw_len}", "bytes=-0", "bytes=0-1,${fw_len}-",
-                "items=0-5", "bytes=6-2", "bytes", "bytes=abc", "bytes=,"]:
-        rows.append([rng, _get(client, f"/files/{FW}", rng)])
-    return rows
+    return _ranged(client, ["bytes=${fw_len}-", "bytes=${fw_len}-${fw_len}", "bytes=-0",
+                            "bytes=0-1,${fw_len}-", "items=0-5", "bytes=6-2", "bytes",
+                            "bytes=abc", "bytes=,"])
 
 
 def probe_if_range(client):
