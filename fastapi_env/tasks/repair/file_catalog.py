@@ -425,6 +425,16 @@ def probe_unknown_files(client):
     rows.append(_row(client.delete(f"/files/{made}", headers=EDITOR)))
     rows.append(_row(client.get(f"/files/{made}/raw", headers=EDITOR)))
     return rows
+
+
+def probe_media_types_allowed(client):
+    rows = []
+    for number, media_type in enumerate(["text/plain", "text/csv", "application/json",
+                                         "image/png", "text/html", "TEXT/PLAIN", "", None]):
+        r = _new(client, f"type-{number}.txt", media_type=media_type)
+        rows.append([media_type, r.status_code, r.json()["media_type"] if r.status_code == 201
+                     else _brief(r)[1]])
+    return rows
 '''
 
 _SETS = {
@@ -559,5 +569,11 @@ with the contents ${content1__json}, ${content2__json} and ${content3__json} (JS
                     traps=(_in("routes", "delete without the lookup", '''\
     store.find(file_id)
     del store.FILES[file_id]''', "    store.FILES.pop(file_id, None)"),)),
+        Requirement("A new file's media type is exactly one of `text/plain`, `text/csv` and "
+                    "`application/json` (else 422).",
+                    probes=("media_types_allowed",),
+                    traps=(_in("models", "any media type accepted",
+                               "    media_type: MediaType\n    content: str\n",
+                               "    media_type: str\n    content: str\n"),)),
     ),
 )
