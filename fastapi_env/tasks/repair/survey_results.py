@@ -419,6 +419,13 @@ def probe_unknown_surveys(client):
                          ("GET", "/surveys/one"), ("GET", "/surveys/one/results")]:
         rows.append([method, path, _brief(client.request(method, path))])
     return rows
+
+
+def probe_response_ids_run_across_surveys(client):
+    first, second = _survey(client), _survey(client)
+    ids = [_answer(client, survey, name).json()["id"]
+           for survey, name in [(first, "ids-a"), (second, "ids-a"), (first, "ids-b")]]
+    return [[ids[1] - ids[0], ids[2] - ids[0]]]
 '''
 
 _SETS = {
@@ -553,5 +560,10 @@ validation errors keep FastAPI's standard 422 body; they are reported before any
     if survey_id not in SURVEYS:
         raise HTTPException(404, "survey_not_found")
 ''', ""),)),
+        Requirement("Response ids are 1, 2, 3, ... across all surveys.",
+                    probes=("response_ids_run_across_surveys",),
+                    traps=(_in("routes", "response ids counted per survey",
+                               '"id": len(store.ANSWERS) + 1',
+                               '"id": len(store.answers_to(survey_id)) + 1'),)),
     ),
 )
