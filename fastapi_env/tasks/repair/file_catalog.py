@@ -514,7 +514,8 @@ with the contents ${content1__json}, ${content2__json} and ${content3__json} (JS
   `Content-Type` the file's media type, followed by `; charset=utf-8` for the `text/` types.
 - `PATCH /files/{id}` with any of `{"description", "content"}` (other keys are ignored): only
   the fields sent change; a null `description` clears it; `content` must be a string (null is a
-  422); an empty object changes nothing but still counts as a change. 200 with the file.
+  422 whose one error is a `value_error` at `["body", "content"]`); an empty object changes
+  nothing but still counts as a change. 200 with the file.
 - `DELETE /files/{id}`: 204 with an empty body.
 
 `result` has four rows, in this order (all as the editor):
