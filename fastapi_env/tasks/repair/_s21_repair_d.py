@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 from fastapi_env.tasks import Edit
 
-# Probe text (a template: `$$` is a dollar). `_row` is status and body; `_brief` keeps a 422's
-# error types and locations only, the rest of FastAPI's standard body being its own business.
+# Probe text (a template: `$$` is a dollar). `_row` is status and body; `_brief` keeps only the
+# locations of a 422's errors: their types depend on how a rule is written (a pattern or a
+# validator, a Literal or an Enum), which the prompts leave open.
 PROBE_HELPERS = '''\
 def _body(r):
     try:
@@ -22,7 +23,7 @@ def _row(r):
 
 def _brief(r):
     if r.status_code == 422:
-        return [422, [[e["type"], e["loc"]] for e in r.json()["detail"]]]
+        return [422, [e["loc"] for e in r.json()["detail"]]]
     return _row(r)
 
 '''

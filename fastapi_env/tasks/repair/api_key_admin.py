@@ -456,7 +456,8 @@ exactly the path listed, never with a redirect.
 
 **Routes.**
 - `GET /status`, no key needed: 200 `{"status": "ok", "key": <the caller's key name, or null
-  without a key>}`; a secret that is sent but unknown or revoked is 401 as above.
+  without a key (no header or an empty one)>}`; a secret that is sent but unknown or revoked
+  is 401 as above.
 - `GET /whoami` (any valid key): 200 `{"id", "name", "scopes"}` of the caller's key.
 - `GET /admin/keys` (scope `keys:read`): 200, every key by id.
 - `GET /admin/keys/{id}` (scope `keys:read`): 200, the key.

@@ -500,7 +500,7 @@ case-insensitive) is FastAPI's standard 401 `{"detail": "Not authenticated"}`; a
 both with `WWW-Authenticate: Bearer`. Every other error is `{"detail": <message>}` sent as
 `Content-Type: application/json`: 403 `forbidden`, 404 `no such entry`, 409 `entry locked`,
 `not submitted` or `weekly limit exceeded`; request validation errors are FastAPI's standard
-422. An unknown entry is 404 before any permission check.
+422. When several things are wrong, the first of this order wins: 401, 422, 404, 403, 409.
 
 **Entries** are shown as `{"id", "employee", "week", "project", "hours", "note", "status"}`.
 Ids are 1, 2, 3, ... in order of creation. `hours` is always shown as a JSON string with
@@ -586,7 +586,7 @@ would go over it is 409 `weekly limit exceeded` (reaching it exactly is fine).
                                '{"WWW-Authenticate": "Bearer"})',
                                'raise HTTPException(401, "invalid token")'),)),
         Requirement("Only the employee and their manager read an entry; only the employee "
-                    "changes it; only the manager reviews it; 404 comes first.",
+                    "changes it; only the manager reviews it; 404 before 403 before 409.",
                     probes=("who_reads_and_reviews",),
                     traps=(_in("routes", "any manager reviews", '''\
     if entry["employee"] not in me["team"]:
