@@ -5,6 +5,7 @@ grouping key, filter values), reading or changing another sales rep's customers 
 rep doing the manager's transfer, forged API keys and oversized inputs."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.security._s21_security_b import PROBE_ROWS, extras_ignored
 
 REFERENCE = '''\
 import re
@@ -260,23 +261,10 @@ H2 = {"${key_header}": "${k2}"}
 HM = {"${key_header}": "${km}"}
 TIERS = ${tiers__repr}
 SORTS = ${sort_keys__repr}
+HIDDEN = ("id", "customer_id")
 
 
-def _plain(body):
-    """A body without the ids, which depend on what earlier checks created."""
-    if isinstance(body, list):
-        return [_plain(b) for b in body]
-    if isinstance(body, dict):
-        return {k: v for k, v in body.items() if k not in ("id", "customer_id")}
-    return body
-
-
-def _row(r):
-    try:
-        return [r.status_code, _plain(r.json())]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + PROBE_ROWS + '''
 
 def _customer(client, headers, name, email=None, city="Oslo", tier=None, revenue=0):
     body = {"name": name, "email": email or name.replace(" ", ".").lower() + "@x.io",
@@ -761,15 +749,9 @@ FAMILY = Family(
             "A body can never set an id, owner, author or email change: any unlisted field is "
             "422, on every route that takes a body.",
             probes=("body_cannot_set_protected_fields",),
-            traps=(Edit("patch ignores extras", '''class CustomerPatch(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class CustomerPatch(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''),
-                   Edit("create ignores extras", '''class CustomerIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class CustomerIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''),
-                   Edit("note ignores extras", '''class NoteIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class NoteIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")''')),
+            traps=(extras_ignored("patch ignores extras", "CustomerPatch"),
+                   extras_ignored("create ignores extras", "CustomerIn"),
+                   extras_ignored("note ignores extras", "NoteIn")),
             security=True),
         Requirement(
             "A rep sees only the customers they own and their notes, in every listing, lookup "
