@@ -321,7 +321,7 @@ def probe_input_bounds(client):
             {"city": "c" * 40}, {"city": "c" * 41}, {"email": "no-at"}, {"email": "a@@b"},
             {"email": "a b@c.d"}, {"email": "a@" + "e" * 79}, {"email": "a@" + "e" * 78},
             {"revenue": -1}, {"revenue": ${revenue_max}}, {"revenue": ${revenue_max} + 1},
-            {"revenue": 1.5}, {"revenue": "7"}, {"tier": "${tier0}".upper()},
+            {"revenue": 1.5}, {"tier": "${tier0}".upper()},
             {"tier": "platinum"}, {"tier": TIERS[-1]}, {"name": "x" * 100000}]):
         body = base | change
         if "email" not in change:
