@@ -471,14 +471,15 @@ the header `WWW-Authenticate: Bearer`.
 **Errors** have the body `{"error": <code>}`: 401 `"unauthorized"`, 403 `"forbidden"`, 404
 `"not_found"`, 409 `"exists"` or `"read_only"`, 413 `"too_large"` or `"quota"`, and 422
 `"invalid"` for any body, path or query parameter that is not valid as described. When several
-apply, the first in this order wins: 401, 404, 403, 422, 409, 413.
+apply, the first in this order wins: 401, 404 (the album), 403, 422, 404 (the photo), 409,
+413.
 
 **Who sees what.** A public album (`"private": false`) can be read by anyone, anonymous
 callers included; a private one only by its owner: to anyone else it does not exist (404).
 Only the owner changes an album or its photos; another caller who can see the album gets 403.
 
-**Photo names.** A photo's name is 1 to ${stem_max} characters, each an ASCII letter, digit,
-`-` or `_`, then a dot and one of the extensions ${ext_text} (lower case), and nothing else.
+**Photo names.** A photo's name is a stem of 1 to ${stem_max} characters, each an ASCII
+letter, digit, `-` or `_`, then a dot and one of the extensions ${ext_text} (lower case), and nothing else.
 Any other name, on any route, is 422. The photos of an album are the files in its library
 folder whose names follow this rule, plus those uploaded to it.
 
