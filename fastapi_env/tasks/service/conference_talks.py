@@ -9,7 +9,12 @@ overlaps; FastAPI's own error shapes)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_d import check_order, checks_swapped, without_location
+from fastapi_env.tasks.service._s21_service_d import (
+    check_order,
+    checks_swapped,
+    row_helpers,
+    without_location,
+)
 
 REFERENCE = '''\
 import base64
@@ -327,23 +332,7 @@ R = [_basic(*pair) for pair in REVIEWERS]
 S1, S2 = _basic("${s1}", "${s1_pw}"), _basic("${s2}", "${s2_pw}")
 
 
-def _without_ids(value):
-    """A body without the ids of talks: they depend on how many talks earlier probes made."""
-    if isinstance(value, dict):
-        return {k: v for k, v in value.items() if k not in ("id", "talk_id")}
-    if isinstance(value, list):
-        return [_without_ids(v) for v in value]
-    return value
-
-
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, _without_ids(r.json())]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + row_helpers(("id", "talk_id")) + '''
 
 def _gist(r):
     """Status and what went wrong: the code of an error; for a 422 the locations of its
@@ -877,8 +866,8 @@ ones get ids 4, 5, ... in submission order):
 
 - `POST /talks` *speaker, reviewer* `{"title", "track", "minutes"}`: `title` has leading and
   trailing whitespace removed and must then be 5-${title_max} characters; `track` one of
-  ${tracks_md} (exactly); `minutes` one of ${durations_md}. Other fields in the body are
-  ignored (a new talk is always the caller's and `submitted`). Then ${first_check} before
+  ${tracks_md} (exactly); `minutes` one of ${durations_md} (a JSON number, not a string).
+  Other fields in the body are ignored (a new talk is always the caller's and `submitted`). Then ${first_check} before
   ${second_check}: `too_many_talks` when the caller already has ${max_talks} talks that are
   not withdrawn, `duplicate_title` when a talk that is not withdrawn has the same (trimmed)
   title ignoring letter case. 201 with the talk and `Location: /talks/<id>`.
