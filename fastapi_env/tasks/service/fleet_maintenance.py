@@ -751,8 +751,8 @@ is ${invalid_status} with error `validation` and `"problems"`: FastAPI's validat
 the order FastAPI reports them (the path, then the query parameters, then the body's fields,
 each in the order this document lists them), each as `{"at", "type"}`: `type` is FastAPI's error type, `at` the error's
 location without its first part (`"body"`, `"query"`, `"path"`), the rest joined by dots (`""`
-when nothing is left). Fields not listed for a body are ignored. Counts and kilometres must be
-JSON integers (`"5"` and `5.0` are invalid). A path that matches no route is 404 `not_found`, a
+when nothing is left). Fields not listed for a body are ignored. Counts, priorities and
+kilometres must be JSON integers (`"5"` and `5.0` are invalid). A path that matches no route is 404 `not_found`, a
 known path with another method 405 `method_not_allowed` with the `Allow` header.
 
 Money is exact: amounts are decimals, shown as strings with exactly two decimals (`"49.00"`).
