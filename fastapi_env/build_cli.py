@@ -167,6 +167,16 @@ def print_summary(reports: list[TaskReport], seconds: float) -> None:
     )
 
 
+def print_trap_spill(reports: list[TaskReport]) -> None:
+    """Which requirements each trap fails: its own (numbered as in the family) and, after a
+    `+`, the others it breaks too; an author reads this to keep requirements independent."""
+    for report in reports:
+        owner = {name: n for n, r in enumerate(report.task.requirements, 1) for name in r.traps}
+        for trap, spill in report.trap_spill.items():
+            others = f" + {', '.join(map(str, spill))}" if spill else "  (alone)"
+            print(f"{report.task.id}  trap {trap!r}: requirement {owner.get(trap, '?')}{others}")
+
+
 def fully_verified(tasks: Sequence[Task], per_family: int | None) -> set[str]:
     """The ids to verify in full: every one, or the first ``per_family`` of each family (its
     original, then a fixed sample: the instances sorted by id)."""
@@ -186,6 +196,7 @@ async def run(
     jobs: int | None,
     timeout: float,
     full_per_family: int | None = None,
+    list_traps: bool = False,
 ) -> int:
     jobs = max(1, min(jobs or os.cpu_count() or 2, len(tasks)))
     started = time.monotonic()
@@ -227,6 +238,8 @@ async def run(
         for report, problem in zip(reports, dataset.check_shipped(reports), strict=True):
             if problem:
                 report.problems.append(problem)
+    if list_traps:
+        print_trap_spill(reports)
     print_summary(reports, seconds)
     if full_per_family is not None:
         print(

@@ -68,8 +68,16 @@ def build_tasks_main(argv: list[str]) -> int:
         help="with --verify: traps, controls and the determinism check on N instances of each "
         "family (the original first); every other instance has its key rebuilt and compared",
     )
+    parser.add_argument(
+        "--traps",
+        action="store_true",
+        help="with --verify: list, for each instance verified in full, the requirements each "
+        "trap fails (its own, then the others it breaks too)",
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="grading timeout per run (s)")
     args = parser.parse_args(argv)
+    if args.traps and not args.verify:
+        parser.error("--traps needs --verify")
 
     from fastapi_env import build_cli
 
@@ -82,6 +90,7 @@ def build_tasks_main(argv: list[str]) -> int:
             jobs=args.jobs,
             timeout=args.timeout,
             full_per_family=args.full_per_family,
+            list_traps=args.traps,
         )
     )
 

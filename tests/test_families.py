@@ -191,3 +191,17 @@ def test_a_repair_task_starts_from_its_setup_files_and_traps_edit_any_file():
     assert task.reference_workspace()["words.py"] == 'WORD = "hi"\n'
     trap = task.trap_workspaces()["wrong word"]
     assert trap["words.py"] == "WORD = 'nope'\n" and trap["solution.py"] == task.reference
+
+
+def test_verify_traps_lists_each_traps_own_and_other_requirements(capsys):
+    from fastapi_env.build import TaskReport
+    from fastapi_env.build_cli import print_trap_spill
+
+    task = next(t for t in load_tasks() if t.original and len(t.requirements) >= 3)
+    first, second = task.requirements[0].traps[0], task.requirements[1].traps[0]
+    report = TaskReport(task)
+    report.trap_spill = {first: (), second: (1, 3)}
+    print_trap_spill([report])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"{task.id}  trap {first!r}: requirement 1  (alone)",
+                     f"{task.id}  trap {second!r}: requirement 2 + 1, 3"]
