@@ -5,6 +5,7 @@ zero, negative and huge quantities, carts past the cap, mass assignment on coupo
 another customer's orders."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.security._s21_security_c import forbid_to_ignore, row_helpers
 
 REFERENCE = '''\
 from typing import Annotated
@@ -241,28 +242,10 @@ result = [
 ]
 '''
 
-PROBES = '''\
+PROBES = row_helpers(("id",)) + '''\
 H1, H2, H3 = {"X-Session": "${t1}"}, {"X-Session": "${t2}"}, {"X-Session": "${t3}"}
 ADMIN = {"X-Session": "${t4}"}
 made = []
-
-
-def _plain(body):
-    """A body without order ids, which depend on what earlier checks created."""
-    if isinstance(body, list):
-        return [_plain(b) for b in body]
-    if isinstance(body, dict):
-        return {k: _plain(v) for k, v in body.items() if k != "id"}
-    return body
-
-
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, _plain(r.json())]
-    except ValueError:
-        return [r.status_code, r.text]
 
 
 def _coupon(client, percent, per_user=1, overall=100):
@@ -565,12 +548,6 @@ is empty), as `${u1}` unless said otherwise:
 '''
 
 
-def _forbid_to_ignore(model: str) -> Edit:
-    return Edit(f"{model} ignores unknown fields",
-                f'class {model}(BaseModel):\n    model_config = ConfigDict(extra="forbid")',
-                f'class {model}(BaseModel):\n    model_config = ConfigDict(extra="ignore")')
-
-
 _LIMITS = ('    if len(used) >= coupon["global_limit"] or used.count(user) >= '
            'coupon["per_user_limit"]:')
 
@@ -631,7 +608,7 @@ FAMILY = Family(
                     "`redeemed` and other fields are the server's (422); codes are unique "
                     "(409).",
                     probes=("coupon_fields",),
-                    traps=(_forbid_to_ignore("CouponIn"),
+                    traps=(forbid_to_ignore("CouponIn"),
                            Edit("percent above 100", "percent: int = Field(ge=1, le=100)",
                                 "percent: int = Field(ge=1)"),
                            Edit("limits from 0", "per_user_limit: int = Field(ge=1)\n"
@@ -649,7 +626,7 @@ FAMILY = Family(
                                 "le=${max_qty})", "quantity: int = Field(ge=1)"),
                            Edit("negative quantities", "quantity: int = Field(ge=1, "
                                 "le=${max_qty})", "quantity: int = Field(le=${max_qty})"),
-                           _forbid_to_ignore("QuantityIn")),
+                           forbid_to_ignore("QuantityIn")),
                     security=True),
         Requirement("A change taking the subtotal past ${total_max} cents is 409 "
                     "`cart_limit` and changes nothing.",

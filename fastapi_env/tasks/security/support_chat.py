@@ -5,6 +5,7 @@ granting roles or owners through body fields, forged, malformed and logged-out s
 oversized inputs and pages, and markup that must come back escaped."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.security._s21_security_c import forbid_to_ignore, row_helpers
 
 REFERENCE = '''\
 import html
@@ -261,28 +262,10 @@ result = [
 ]
 '''
 
-PROBES = '''\
+PROBES = row_helpers(("id", "conversation_id")) + '''\
 TEAM1, TEAM2 = ${team1__repr}, ${team2__repr}
 PASSWORDS = {${c1__repr}: ${p1__repr}, ${c2__repr}: ${p2__repr}, ${a1__repr}: ${p3__repr},
              ${a2__repr}: ${p4__repr}}
-
-
-def _plain(body):
-    """A body without ids, which depend on what earlier checks created."""
-    if isinstance(body, list):
-        return [_plain(b) for b in body]
-    if isinstance(body, dict):
-        return {k: _plain(v) for k, v in body.items() if k not in ("id", "conversation_id")}
-    return body
-
-
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, _plain(r.json())]
-    except ValueError:
-        return [r.status_code, r.text]
 
 
 def _token(client, user, password=None):
@@ -690,12 +673,6 @@ _TOKEN_CHECK = '''    if scheme.lower() != "bearer" or token not in sessions:
         raise unauthorized()'''
 
 
-def _forbid_to_ignore(model: str) -> Edit:
-    return Edit(f"{model} ignores unknown fields",
-                f'class {model}(BaseModel):\n    model_config = ConfigDict(extra="forbid")',
-                f'class {model}(BaseModel):\n    model_config = ConfigDict(extra="ignore")')
-
-
 FAMILY = Family(
     id="security/support_chat",
     title="A support chat whose conversations, sessions, export and HTML transcript withstand "
@@ -772,7 +749,7 @@ FAMILY = Family(
         Requirement("Sign-up only makes customers: a role or team in its body is 422 and an "
                     "existing username (any account) is 409.",
                     probes=("signup_makes_customers_only",),
-                    traps=(_forbid_to_ignore("SignupIn"),
+                    traps=(forbid_to_ignore("SignupIn"),
                            Edit("existing accounts overwritten",
                                 '    if body.username in USERS:\n'
                                 '        raise HTTPException(409, "conflict")\n', "")),
@@ -832,8 +809,8 @@ FAMILY = Family(
         Requirement("The server sets owners, authors, roles, statuses and counts: unlisted "
                     "body fields are 422.",
                     probes=("server_sets_owners_and_roles",),
-                    traps=(_forbid_to_ignore("ConversationIn"), _forbid_to_ignore("MessageIn"),
-                           _forbid_to_ignore("StatusIn")),
+                    traps=(forbid_to_ignore("ConversationIn"), forbid_to_ignore("MessageIn"),
+                           forbid_to_ignore("StatusIn")),
                     security=True),
         Requirement("Message text is trimmed then 1-${text_max} characters, at most "
                     "${att_max} attachment names of the stated form, subjects trimmed then "
