@@ -4,6 +4,7 @@ cents from whole minutes with free minutes and a cap, station capacity, damage t
 repairs, a revenue report, and `{"status", "reason"}` errors with validation as 400)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._s21_service_e import ROW_HELPER
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -304,19 +305,11 @@ result = [
 ]
 '''
 
-PROBES = '''\
+PROBES = ROW_HELPER + '''
+
 OP, ME = {"X-Api-Key": "${k_op}"}, {"X-Api-Key": "${k_mech}"}
 R1, R2 = {"X-Api-Key": "${k_r1}"}, {"X-Api-Key": "${k_r2}"}
 FREE, UNLOCK, CAP = ${free_minutes}, ${unlock}, ${cap}
-
-
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
 
 
 def _reason(r):

@@ -4,6 +4,7 @@ per-plan zone access and monthly quotas, team admins booking for their members, 
 with a notice rule, usage and occupancy reports, and a flat `{"error": code}` error format)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._s21_service_e import ROW_HELPER
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -295,7 +296,8 @@ result = [
 ]
 '''
 
-PROBES = '''\
+PROBES = ROW_HELPER + '''
+
 ST = {"Authorization": "Bearer ${tok_staff}"}
 A = {"Authorization": "Bearer ${tok_a}"}
 B = {"Authorization": "Bearer ${tok_b}"}
@@ -304,15 +306,6 @@ D = {"Authorization": "Bearer ${tok_d}"}
 MONTH = ${month_days}
 NOTICE = ${notice}
 QB, QF = ${basic_quota}, ${flex_quota}
-
-
-def _row(r):
-    if not r.content:
-        return [r.status_code, r.headers.get("content-type")]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
 
 
 def _day(month, k):
