@@ -2,6 +2,7 @@
 recipe_box, fleet_maintenance). A module whose name starts with `_` is not a family."""
 
 from fastapi_env.tasks import Edit
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 
 def router_error_traps(answer_call: str) -> tuple[Edit, Edit]:
@@ -9,9 +10,7 @@ def router_error_traps(answer_call: str) -> tuple[Edit, Edit]:
     HTTPException (the router's 404 and 405 are Starlette's, so they keep FastAPI's format),
     and a handler that drops the exception's headers (the 405's `Allow`).
     `answer_call` is the reference's `return ...(exc.status_code, code, exc.headers)` line."""
-    return (Edit("router errors in FastAPI's format",
-                 "@app.exception_handler(StarletteHTTPException)",
-                 "@app.exception_handler(__import__('fastapi').HTTPException)"),
+    return (router_errors_in_fastapi_format(),
             Edit("Allow dropped", answer_call, answer_call.replace(", exc.headers)", ")")))
 
 

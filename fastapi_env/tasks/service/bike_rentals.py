@@ -5,6 +5,7 @@ repairs, a revenue report, and `{"status", "reason"}` errors with validation as 
 
 from fastapi_env.tasks import Edit, Family, Requirement
 from fastapi_env.tasks.service._s21_service_e import ROW_HELPER
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -827,9 +828,7 @@ FAMILY = Family(
                     probes=("error_format",),
                     traps=(Edit("validation stays 422", 'return failure(400, "invalid", fields=sorted(names))',
                                 'return failure(422, "invalid", fields=sorted(names))'),
-                           Edit("router errors in FastAPI's format",
-                                "@app.exception_handler(StarletteHTTPException)",
-                                "@app.exception_handler(__import__('fastapi').HTTPException)"))),
+                           router_errors_in_fastapi_format())),
         Requirement("Station names are trimmed, then 1-40 characters; capacity 1-${cap_max}; no "
                     "other fields.",
                     probes=("station_validation",),

@@ -10,6 +10,7 @@ format)."""
 from datetime import date, timedelta
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import re
@@ -1215,9 +1216,7 @@ FAMILY = Family(
         Requirement("Unknown paths are 404 `not_found`, other methods 405 `method_not_allowed` "
                     "with `Allow`.",
                     probes="unknown_paths_and_methods",
-                    traps=(Edit("router errors unhandled",
-                                "@app.exception_handler(StarletteHTTPException)",
-                                "@app.exception_handler(__import__('fastapi').HTTPException)"),
+                    traps=(router_errors_in_fastapi_format("router errors unhandled"),
                            Edit("Allow dropped", 'status_code=exc.status_code, headers=exc.headers)',
                                 "status_code=exc.status_code)"))),
         Requirement("OpenAPI lists every route but `/health`, with one HTTP bearer scheme.",

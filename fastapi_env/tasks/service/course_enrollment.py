@@ -8,6 +8,7 @@ its history, the credit limit, the lowest passing grade, whether grades may be c
 two enrollment failures wins, and the page sizes and seat bound."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -1072,9 +1073,7 @@ FAMILY = Family(
         Requirement("Unknown paths are 404 `no_such_route`, other methods 405 "
                     "`method_not_allowed` with `Allow`.",
                     probes="unknown_paths_and_methods",
-                    traps=Edit("router errors in FastAPI's format",
-                               "@app.exception_handler(StarletteHTTPException)",
-                               "@app.exception_handler(__import__('fastapi').HTTPException)")),
+                    traps=router_errors_in_fastapi_format()),
         Requirement("OpenAPI declares one API-key scheme in the `X-API-Key` header, used by every "
                     "operation.",
                     probes="openapi_api_key_scheme",

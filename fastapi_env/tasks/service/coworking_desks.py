@@ -5,6 +5,7 @@ with a notice rule, usage and occupancy reports, and a flat `{"error": code}` er
 
 from fastapi_env.tasks import Edit, Family, Requirement
 from fastapi_env.tasks.service._s21_service_e import ROW_HELPER
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -890,9 +891,7 @@ FAMILY = Family(
                     "`method_not_allowed` in the `{\"error\"}` format, whatever the "
                     "credentials.",
                     probes=("router_errors",),
-                    traps=(Edit("router errors in FastAPI's format",
-                                "@app.exception_handler(StarletteHTTPException)",
-                                "@app.exception_handler(__import__('fastapi').HTTPException)"),)),
+                    traps=(router_errors_in_fastapi_format(),)),
         Requirement("Validation failures are 422 `invalid_request` with the sorted, distinct "
                     "dotted locations in `fields`.",
                     probes=("validation_format",),

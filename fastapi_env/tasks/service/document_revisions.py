@@ -4,6 +4,7 @@ and weak forms, HEAD, soft deletes, restore by content, filtered listing paged b
 `Link` header, and one error format with a strict failure order)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import base64
@@ -782,9 +783,7 @@ FAMILY = Family(
         Requirement("Unknown paths are 404 `not_found`, unserved methods 405 "
                     "`method_not_allowed` with `Allow`, as JSON `{\"code\"}`.",
                     probes="routing_errors",
-                    traps=(Edit("router errors in FastAPI's format",
-                                "@app.exception_handler(StarletteHTTPException)",
-                                "@app.exception_handler(__import__('fastapi').HTTPException)"),
+                    traps=(router_errors_in_fastapi_format(),
                            Edit("Allow dropped",
                                 'return JSONResponse({"code": code}, status_code=exc.status_code, headers=exc.headers)',
                                 'return JSONResponse({"code": code}, status_code=exc.status_code)'))),

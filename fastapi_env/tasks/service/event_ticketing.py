@@ -9,6 +9,7 @@ organiser's event looks like (403 or 404), which of two failures wins, and wheth
 is strictly first-come-first-served or lets smaller requests through."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -1148,9 +1149,7 @@ FAMILY = Family(
         Requirement("Unknown paths are 404 `not_found`, other methods 405 `method_not_allowed` "
                     "with `Allow`, in the error format.",
                     probes="unknown_paths_and_methods",
-                    traps=(Edit("router errors in FastAPI's format",
-                                "@app.exception_handler(StarletteHTTPException)",
-                                "@app.exception_handler(__import__('fastapi').HTTPException)"),
+                    traps=(router_errors_in_fastapi_format(),
                            Edit("Allow dropped", "return failure(exc.status_code, code, "
                                 "exc.headers)", "return failure(exc.status_code, code)"))),
         Requirement("OpenAPI declares one HTTP bearer scheme, used by every operation.",

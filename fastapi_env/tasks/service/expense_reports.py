@@ -8,6 +8,7 @@ transitions, filtered and paginated listings, one error format)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -1063,9 +1064,7 @@ FAMILY = Family(
         Requirement("Unknown paths are 404 `not_found`, other methods 405 `method_not_allowed` "
                     "with `Allow`.",
                     probes="unknown_paths_and_methods",
-                    traps=(Edit("router errors unhandled",
-                                "@app.exception_handler(StarletteHTTPException)",
-                                "@app.exception_handler(__import__('fastapi').HTTPException)"),
+                    traps=(router_errors_in_fastapi_format("router errors unhandled"),
                            Edit("Allow dropped", 'return errors(exc.status_code, [{"code": code}], exc.headers)',
                                 'return errors(exc.status_code, [{"code": code}])'))),
     ),

@@ -8,6 +8,7 @@ the login failure status, page sizes, the default sort and the tie-break, whethe
 current status is accepted, and whether agents may assign other agents."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -1151,8 +1152,6 @@ FAMILY = Family(
         Requirement("Unknown paths are 404 `not_found`, other methods 405 `method_not_allowed` "
                     "with `Allow`.",
                     probes="unknown_paths_and_methods",
-                    traps=Edit("router errors in FastAPI's format",
-                               "@app.exception_handler(StarletteHTTPException)",
-                               "@app.exception_handler(__import__('fastapi').HTTPException)")),
+                    traps=router_errors_in_fastapi_format()),
     ),
 )

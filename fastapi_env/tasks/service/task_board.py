@@ -4,6 +4,7 @@ header, forward-only status transitions, optimistic concurrency with ETag / If-M
 problem+json errors)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -523,9 +524,7 @@ One row per request, `[status code, JSON body]`:
                     probes=("errors_are_problem_json",),
                     traps=(Edit("plain JSON errors", '''headers=headers, media_type="application/problem+json")''',
                                 "headers=headers)"),
-                           Edit("router errors in FastAPI's format",
-                                "@app.exception_handler(StarletteHTTPException)",
-                                "@app.exception_handler(__import__('fastapi').HTTPException)"))),
+                           router_errors_in_fastapi_format())),
         Requirement("Project changes are for admins: others get 403 before validation.",
                     probes=("admin_only_project_changes",),
                     traps=(Edit("role checked in the handler", '''def create_project(body: ProjectIn, name: Admin, response: Response):

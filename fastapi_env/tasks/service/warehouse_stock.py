@@ -7,6 +7,7 @@ rules, limit/offset pagination with a total-count header, one error format)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import re
@@ -1038,9 +1039,7 @@ FAMILY = Family(
         Requirement("Unknown paths are 404 `not_found`, other methods 405 `method_not_allowed` "
                     "with `Allow`.",
                     probes="unknown_paths_and_methods",
-                    traps=(Edit("router errors unhandled",
-                                "@app.exception_handler(StarletteHTTPException)",
-                                "@app.exception_handler(__import__('fastapi').HTTPException)"),
+                    traps=(router_errors_in_fastapi_format("router errors unhandled"),
                            Edit("Allow dropped", 'status_code=exc.status_code, headers=exc.headers)',
                                 "status_code=exc.status_code)"))),
     ),
