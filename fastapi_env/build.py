@@ -105,16 +105,33 @@ def requirements_met(task: Task, key: AnswerKey, outcome: dict) -> list[bool]:
     return [set(r.probes) <= matched for r in task.requirements]
 
 
-def trap_target_problems(task: Task, report: TaskReport, trap: str, outcome: dict) -> list[str]:
+def trap_owners(task: Task, trap: str) -> list[int]:
+    """The numbers (1-based) of the requirements a trap belongs to."""
+    return [n for n, r in enumerate(task.requirements, 1) if trap in r.traps]
+
+
+def last_probe_of(task: Task, key: AnswerKey, owners: list[int]) -> str | None:
+    """The last probe, in the order they run (the key keeps it), of the given requirements."""
+    theirs = {p for n in owners for p in task.requirements[n - 1].probes}
+    return next((p for p in reversed(list(key.probes)) if p in theirs), None)
+
+
+def trap_target_problems(
+    task: Task, report: TaskReport, trap: str, outcome: dict, *, record_spill: bool
+) -> list[str]:
     """A trap must fail a probe of the requirement it belongs to: a trap caught only by another
     requirement's probes (or only by the visible rows) proves nothing about its own, and under
-    partial credit that requirement would count as met by an app that violates it. Records in
-    ``report.trap_spill`` which other requirements it fails too."""
-    owners = [n for n, r in enumerate(task.requirements, 1) if trap in r.traps]
+    partial credit that requirement would count as met by an app that violates it. With
+    ``record_spill`` (every probe ran), records in ``report.trap_spill`` which other
+    requirements it fails too."""
+    owners = trap_owners(task, trap)
     if not owners or report.key is None:
         return []
     met = requirements_met(task, report.key, outcome)
-    report.trap_spill[trap] = tuple(n for n, ok in enumerate(met, 1) if not ok and n not in owners)
+    if record_spill:
+        report.trap_spill[trap] = tuple(
+            n for n, ok in enumerate(met, 1) if not ok and n not in owners
+        )
     if all(met[n - 1] for n in owners):
         text = task.requirements[owners[0] - 1].text
         return [f"trap {trap!r} passes every probe of its own requirement ({text[:60]!r})"]
@@ -174,11 +191,16 @@ async def build_key(task: Task, run: Runner, timeout: float) -> tuple[AnswerKey 
 
 
 async def verify_task(
-    task: Task, run: Runner, timeout: float = 60, *, full: bool = True
+    task: Task, run: Runner, timeout: float = 60, *, full: bool = True, spill: bool = False
 ) -> TaskReport:
     """Everything above; with ``full=False`` only the key (one reference run, its shape, the
     requirements' probes) and that every trap edit still applies, for instances whose family is
-    fully verified on a sample of others."""
+    fully verified on a sample of others.
+
+    A trap belonging to a requirement is graded on the probes up to that requirement's last one
+    (they run in source order, so each sees the state it sees in a full grading): failing one of
+    them is what a trap must do, and it already makes the reward 0. With ``spill`` every trap
+    runs every probe, to record which other requirements it breaks (``report.trap_spill``)."""
     started = time.monotonic()
     report = TaskReport(task)
     report.key, problem = await build_key(task, run, timeout)
@@ -216,13 +238,18 @@ async def verify_task(
         if task.setup_files:  # the model did nothing: the planted bugs must still cost
             wrong["control 'untouched setup files'"] = task.workspace(None)
         for name, source in wrong.items():
-            outcome = await run(source, task.probes, timeout)
+            trap = name[6:-1] if name.startswith("trap ") else None
+            owners = trap_owners(task, trap) if trap else []
+            stop_after = None if spill or not owners else last_probe_of(task, report.key, owners)
+            outcome = await run(source, task.probes, timeout, stop_after=stop_after)
             grade = score(outcome, report.key)
             if grade.scoring_error:
                 report.problems.append(f"{name}: harness error: {grade.scoring_error}")
             elif grade.reward != 0.0:
                 report.problems.append(f"{name} scores {grade.reward} (must be 0)")
-            elif name.startswith("trap "):
-                report.problems += trap_target_problems(task, report, name[6:-1], outcome)
+            elif trap:
+                report.problems += trap_target_problems(
+                    task, report, trap, outcome, record_spill=spill
+                )
     report.seconds = time.monotonic() - started
     return report

@@ -103,7 +103,8 @@ def coverage(tasks: Sequence[Task]) -> dict[str, dict[str, int]]:
 
 
 def _alone(group: list[TaskReport]) -> str:
-    """Of a family's fully verified edit-traps, how many fail only their own requirement."""
+    """Of a family's fully verified edit-traps, how many fail only their own requirement (known
+    only with ``--traps``: otherwise a trap stops after its own requirement's probes)."""
     spills = [spill for r in group for spill in r.trap_spill.values()]
     return f"{sum(not s for s in spills)}/{len(spills)}" if spills else "-"
 
@@ -209,7 +210,8 @@ async def run(
         if verify:
             full = fully_verified(tasks, full_per_family)
             reports = await _map(
-                tasks, pool, lambda t, r: verify_task(t, r, timeout, full=t.id in full)
+                tasks, pool,
+                lambda t, r: verify_task(t, r, timeout, full=t.id in full, spill=list_traps),
             )
         else:
             keys = await _map(tasks, pool, lambda t, r: build_key(t, r, timeout))
@@ -241,6 +243,9 @@ async def run(
     if list_traps:
         print_trap_spill(reports)
     print_summary(reports, seconds)
+    if not list_traps:
+        print("alone: '-' without --traps (a trap's grading stops after its own requirement's "
+              "last probe, so what it breaks beyond that is unknown)")
     if full_per_family is not None:
         print(
             f"traps, controls and determinism run on {len(full)} instance(s) "

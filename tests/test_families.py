@@ -205,3 +205,59 @@ def test_verify_traps_lists_each_traps_own_and_other_requirements(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines == [f"{task.id}  trap {first!r}: requirement 1  (alone)",
                      f"{task.id}  trap {second!r}: requirement 2 + 1, 3"]
+
+
+TWO_ROUTES = Family(
+    id="routing/two_routes",
+    title="two routes ${word}",
+    category="routing",
+    difficulty="easy",
+    prompt="Return ${word} at /a and at /b.",
+    reference='from fastapi import FastAPI\napp = FastAPI()\n@app.get("/a")\n'
+    'def a():\n    return ${word__json}\n@app.get("/b")\ndef b():\n    return ${word__json}\n'
+    "result = [[1]]\n",
+    probes="def probe_a(client):\n    return [[client.get('/a').json()]]\n"
+    "def probe_b(client):\n    return [[client.get('/b').json()]]\n",
+    requirements=(
+        Requirement("GET /a returns ${word}.", probes=("a",), traps=(
+            Edit("wrong a", "    return ${word__json}\n@app.get", '    return "no"\n@app.get'),
+            # breaks /b only: caught by the other requirement's probe, which must not count
+            Edit("claims a, breaks b", "def b():\n    return ${word__json}",
+                 'def b():\n    return "no"'),
+        )),
+        Requirement("GET /b returns ${word}.", probes=("b",), traps=(
+            Edit("wrong b", "def b():\n    return ${word__json}", 'def b():\n    return 1'),)),
+    ),
+    original={"word": "hi"},
+    space={"word": ["hi", "yo"]},
+    instances=1,
+)
+
+
+def test_the_grader_stops_after_the_named_probe():
+    import asyncio
+
+    from fastapi_env.grading.runners import run_on_host
+
+    task = expand(TWO_ROUTES)[0]
+    outcome = asyncio.run(run_on_host(task.reference, task.probes, 30, stop_after="probe_a"))
+    assert list(outcome["report"]["probes"]) == ["probe_a"]
+    outcome = asyncio.run(run_on_host(task.reference, task.probes, 30))
+    assert list(outcome["report"]["probes"]) == ["probe_a", "probe_b"]
+
+
+@pytest.mark.parametrize("spill", [False, True])
+def test_traps_are_graded_up_to_their_own_requirements_last_probe(spill):
+    import asyncio
+
+    from fastapi_env.build import verify_task
+    from fastapi_env.grading.runners import run_on_host
+
+    task = expand(TWO_ROUTES)[0]
+    report = asyncio.run(verify_task(task, run_on_host, 30, spill=spill))
+    assert report.problems == [
+        "trap 'claims a, breaks b' passes every probe of its own requirement ('GET /a returns hi.')"
+    ]
+    # the spill (other requirements a trap breaks) is known only when every probe ran
+    assert report.trap_spill == ({"wrong a": (), "claims a, breaks b": (2,), "wrong b": ()}
+                                 if spill else {})

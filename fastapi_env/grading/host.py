@@ -80,7 +80,8 @@ def out_of_memory() -> Grade:
 
 
 def build_job(probes: str, *, workspace: str, timeout: float, kill_leftovers: bool,
-              model_ids: list[int] | None = None) -> tuple[dict, str]:
+              model_ids: list[int] | None = None,
+              stop_after: str | None = None) -> tuple[dict, str]:
     """The grader's job (its first line of stdin) and the nonce (its second line, sent apart:
     see ``run_grader``)."""
     job = {
@@ -90,6 +91,7 @@ def build_job(probes: str, *, workspace: str, timeout: float, kill_leftovers: bo
         "timeout": timeout,
         "kill_leftovers": kill_leftovers,
         "model_ids": model_ids,
+        "stop_after": stop_after,
     }
     return job, secrets.token_hex(16)
 
@@ -191,14 +193,16 @@ def score(outcome: dict, key: AnswerKey) -> Grade:
     )
 
 
-async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float) -> dict:
-    """Run the in-container grader once; return its outcome, or raise SandboxError."""
+async def run_grader(sandbox: Sandbox, probes: str, *, timeout: float,
+                     stop_after: str | None = None) -> dict:
+    """Run the in-container grader once; return its outcome, or raise SandboxError. With
+    ``stop_after`` (a probe's name) no probe after that one runs: for verifying traps."""
     if not await sandbox.is_alive():
         raise SandboxError("the sandbox is not running (stopped or paused) at grading")
     await sandbox.kill_model_processes()  # the model's background processes end with its turns
     model_ids = list(sandbox.model_ids)  # the box's own model uid, which the runner drops to
     job, nonce = build_job(probes, workspace=WORKSPACE, timeout=timeout, kill_leftovers=True,
-                           model_ids=model_ids)
+                           model_ids=model_ids, stop_after=stop_after)
     result = await sandbox.run_python(
         GRADER_SOURCE,
         stdin=grader_stdin(job),

@@ -1,8 +1,9 @@
 """Ways to run the grader on a solution: in a sandbox (the real one) or on the host (unsafe).
 
-A runner takes ``(solution, probes source, timeout)`` and returns the supervisor's outcome
-dict. ``solution`` is the source of ``solution.py``, or a whole workspace (relative path:
-text; what a repair task's setup files and a multi-file reference make), or None (empty).
+A runner takes ``(solution, probes source, timeout)``, and as a keyword ``stop_after`` (the
+last probe to run), and returns the supervisor's outcome dict. ``solution`` is the source of
+``solution.py``, or a whole workspace (relative path: text; what a repair task's setup files and
+a multi-file reference make), or None (empty).
 ``build_tasks.py`` and the benchmarks use them; the verifiers
 bindings grade the sandbox the model worked in directly with ``host.grade``.
 """
@@ -12,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Mapping
 from pathlib import Path
+from typing import Protocol
 
 from fastapi_env.grading.host import (
     GRADER_SOURCE,
@@ -25,7 +27,13 @@ from fastapi_env.grading.host import (
 from fastapi_env.sandbox.base import WORKSPACE, Sandbox, SandboxError
 
 Solution = str | Mapping[str, str] | None
-Runner = Callable[[Solution, str, float], Awaitable[dict]]
+
+
+class Runner(Protocol):
+    """What ``build.verify_task`` and the benchmarks call to grade one solution."""
+
+    def __call__(self, solution: Solution, probes: str, timeout: float, *,
+                 stop_after: str | None = None) -> Awaitable[dict]: ...
 
 
 def workspace_files(solution: Solution) -> dict[str, str]:
@@ -36,7 +44,8 @@ def workspace_files(solution: Solution) -> dict[str, str]:
     return dict(solution)
 
 
-async def run_on_host(solution: Solution, probes: str, timeout: float) -> dict:
+async def run_on_host(solution: Solution, probes: str, timeout: float, *,
+                      stop_after: str | None = None) -> dict:
     """Run the grader in a fresh Python on this machine. No isolation: trusted code only
     (task authoring, the in-process floor of the benchmark)."""
     with tempfile.TemporaryDirectory(prefix="fastapi-env-") as workspace:
@@ -45,7 +54,7 @@ async def run_on_host(solution: Solution, probes: str, timeout: float) -> dict:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
         job, nonce = build_job(probes, workspace=workspace, timeout=timeout,
-                               kill_leftovers=False)
+                               kill_leftovers=False, stop_after=stop_after)
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-I",
@@ -68,13 +77,14 @@ def sandbox_runner(sandbox: Sandbox) -> Runner:
     """A runner that reuses one long-lived sandbox, wiping its workspace before each solution."""
     lock = asyncio.Lock()
 
-    async def run(solution: Solution, probes: str, timeout: float) -> dict:
+    async def run(solution: Solution, probes: str, timeout: float, *,
+                  stop_after: str | None = None) -> dict:
         async with lock:
             wipe = await sandbox.exec(f"find {WORKSPACE} -mindepth 1 -delete", timeout=30)
             if wipe.exit_code != 0:
                 raise SandboxError(f"could not wipe {WORKSPACE}: {wipe.stderr.strip()}")
             await write_workspace(sandbox, workspace_files(solution))
-            return await run_grader(sandbox, probes, timeout=timeout)
+            return await run_grader(sandbox, probes, timeout=timeout, stop_after=stop_after)
 
     return run
 
