@@ -169,8 +169,10 @@ def test_model_failures_score_zero_without_blaming_the_harness():
 def test_warm_and_fresh_runners_grade_alike():
     solutions = {"reference": TASK.reference, **TASK.trap_sources(),
                  "import error": WRONG["import error"], "nan in result": WRONG["nan in result"]}
-    warm = grade_solutions(solutions)
-    fresh = grade_solutions(solutions, preload=())
+    # a generous limit: all of them grade at once, and a fresh runner imports FastAPI itself
+    # (under load one once timed out, which compares a timeout with a verdict)
+    warm = grade_solutions(solutions, timeout=60)
+    fresh = grade_solutions(solutions, preload=(), timeout=60)
     for name in solutions:
         assert (warm[name].reward, warm[name].reason) == (fresh[name].reward, fresh[name].reason)
 
