@@ -170,7 +170,7 @@ def test_warm_and_fresh_runners_grade_alike():
     solutions = {"reference": TASK.reference, **TASK.trap_sources(),
                  "import error": WRONG["import error"], "nan in result": WRONG["nan in result"]}
     # a generous limit: all of them grade at once, and a fresh runner imports FastAPI itself
-    # (under load one once timed out, which compares a timeout with a verdict)
+    # (under load a timeout would compare a timeout with a verdict)
     warm = grade_solutions(solutions, timeout=60)
     fresh = grade_solutions(solutions, preload=(), timeout=60)
     for name in solutions:
