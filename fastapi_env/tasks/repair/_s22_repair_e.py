@@ -1,31 +1,29 @@
 """Helpers shared by the repair families of branch s22-repair-e (shipping_quotes, wiki_pages,
-feature_flags): the probe helpers their probe modules start with. Edits aimed at one module of
-a family's package come from `_s21_repair_d.editor`. Not a family (the leading `_`)."""
+feature_flags): the probe helpers their probe modules start with, and the part of their
+`Family` that is the same for all three. Edits aimed at one module of a family's package come
+from `_s21_repair_d.editor`. Not a family (the leading `_`)."""
 
-# Probe text (a template: `$$` is a dollar). `_row` is status and body; `_brief` keeps a 422's
-# error locations only (their types depend on how a rule is written, which the prompts leave
-# open); `_head` is what a response without a body shows: status and the named headers.
-PROBE_HELPERS = '''\
-def _body(r):
-    if not r.content:
-        return None
-    try:
-        return r.json()
-    except ValueError:
-        return r.text
+from collections.abc import Mapping, Sequence
 
+from fastapi_env.tasks import Edit, Family, with_edits
+from fastapi_env.tasks.family import SOLUTION
+from fastapi_env.tasks.repair import _s21_repair_d
 
-def _row(r):
-    return [r.status_code, _body(r)]
-
-
-def _brief(r):
-    if r.status_code == 422:
-        return [422, [e["loc"] for e in r.json()["detail"]]]
-    return _row(r)
-
+# Probe text (a template: `$$` is a dollar): `_body`, `_row` and `_brief` (a 422 as its error
+# locations only) from s21-repair-d, and `_head`, what a response without a body shows: status,
+# the (empty) body and the named headers.
+PROBE_HELPERS = _s21_repair_d.PROBE_HELPERS + '''
 
 def _head(r, *names):
     return [r.status_code, r.content.decode()] + [r.headers.get(n) for n in names]
 
 '''
+
+
+def repair_family(*, solution: str, files: Mapping[str, str], planted: Sequence[Edit],
+                  **fields) -> Family:
+    """A hard repair family whose reference is `solution` over `files` and whose setup is that
+    reference with every `planted` bug applied."""
+    setup = with_edits(dict(files) | {SOLUTION: solution}, planted)
+    return Family(category="repair", difficulty="hard", tier="repair", reference=solution,
+                  files=files, setup=setup, **fields)

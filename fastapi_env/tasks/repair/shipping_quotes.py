@@ -9,9 +9,9 @@ half to even; every started kilogram counted one too many at exact kilograms; a 
 checked before the upper-casing). Each bug is one requirement's trap; the setup is the reference
 with all of them."""
 
-from fastapi_env.tasks import Family, Requirement, with_edits
+from fastapi_env.tasks import Requirement
 from fastapi_env.tasks.repair._s21_repair_d import RESULT_CLIENT, editor
-from fastapi_env.tasks.repair._s22_repair_e import PROBE_HELPERS
+from fastapi_env.tasks.repair._s22_repair_e import PROBE_HELPERS, repair_family
 
 INIT = '''\
 """Parcel shipping quotes: a price per destination zone and weight, per customer account."""
@@ -270,7 +270,6 @@ FILES = {"shipping/__init__.py": INIT, "shipping/models.py": MODELS,
          "shipping/quotes.py": QUOTES, "shipping/reports.py": REPORTS}
 PLANTED = (_LIST_UNTYPED, _LAX_WEIGHT, _FILTER_IN_BODY, _HANDLER_MISSES_ROUTER, _COST_LEAKS,
            _NO_HEAD, _SUMMARY_SHADOWED, _HALF_EVEN, _KG_PLUS_ONE, _ZONE_CASE)
-SETUP = with_edits(FILES | {"solution.py": SOLUTION}, PLANTED)
 
 PROBES = PROBE_HELPERS + '''\
 A = {"X-Api-Key": "${key_a}"}
@@ -475,16 +474,13 @@ totals) is always shown as a JSON string with exactly two decimals (`"12.50"`).
 3. `GET /quotes`
 '''
 
-FAMILY = Family(
+FAMILY = repair_family(
     id="repair/shipping_quotes",
     title="Repair a parcel-shipping quote service that misbehaves",
-    category="repair",
-    difficulty="hard",
-    tier="repair",
     prompt=PROMPT,
-    reference=SOLUTION,
+    solution=SOLUTION,
     files=FILES,
-    setup=SETUP,
+    planted=PLANTED,
     probes=PROBES,
     original={**_TARIFFS[0], "max_weight": 30000},
     space={"tariff": _TARIFFS, "max_weight": [30000, 20000]},
