@@ -56,7 +56,7 @@ class Flag(BaseModel):
     description: str | None
     enabled: bool
     rollout: int
-    expires_at: datetime | None
+    expires_at: AwareDatetime | None
 
 
 class Evaluation(BaseModel):

@@ -186,7 +186,7 @@ from fastapi import APIRouter
 
 from . import tariff
 from .deps import Account
-from .models import Rate, RateRecord, Summary
+from .models import Rate, Summary
 
 router = APIRouter()
 
@@ -198,7 +198,7 @@ def summary(owner: Account) -> Summary:
 
 
 @router.get("/rates", response_model=list[Rate])
-def list_rates() -> list[RateRecord]:
+def list_rates():
     return list(tariff.RATES.values())
 '''
 
@@ -228,18 +228,31 @@ _in = editor("shipping")
 
 _LIST_UNTYPED = _in("quotes", "list route without its return type",
                     "= None) -> list[Quote]:", "= None):")
-_LAX_WEIGHT = _in("models", "weight is a lax int", "weight_g: StrictInt = Field(",
-                  "weight_g: int = Field(")
-_FILTER_IN_BODY = _in("quotes", "repeatable filter without Query()",
-                      "destination: Annotated[list[str] | None, Query()] = None",
-                      "destination: list[str] | None = None")
+
+
+def _through(module: str, end: str, start: str = "") -> str:
+    """`module` from `start` (its beginning) through `end`: a bug's edit that also changes the
+    imports it leaves unused (an unused import in the setup would point at the bug)."""
+    return module[module.index(start):module.index(end) + len(end)]
+
+
+_MODELS_HEAD = _through(MODELS, "weight_g: StrictInt = Field(")
+_LAX_WEIGHT = _in("models", "weight is a lax int", _MODELS_HEAD,
+                  _MODELS_HEAD.replace(", StrictInt", "").replace("weight_g: StrictInt", "weight_g: int"))
+_QUOTES_HEAD = _through(QUOTES, "destination: Annotated[list[str] | None, Query()] = None")
+_FILTER_IN_BODY = _in("quotes", "repeatable filter without Query()", _QUOTES_HEAD,
+                      _QUOTES_HEAD.replace("from typing import Annotated\n\n", "")
+                      .replace(", Query\n", "\n")
+                      .replace("Annotated[list[str] | None, Query()]", "list[str] | None"))
 _HANDLER_MISSES_ROUTER = _in("errors", "handler registered for FastAPI's HTTPException",
                              "from starlette.exceptions import HTTPException",
                              "from fastapi import HTTPException")
-_COST_LEAKS = _in("reports", "cost hidden with response_model_exclude on a list",
-                  '@router.get("/rates", response_model=list[Rate])',
-                  '@router.get("/rates", response_model=list[RateRecord], '
-                  'response_model_exclude={"cost"})')
+_REPORTS_RATES = _through(REPORTS, '@router.get("/rates", response_model=list[Rate])',
+                          start="from .models import")
+_COST_LEAKS = _in("reports", "cost hidden with response_model_exclude on a list", _REPORTS_RATES,
+                  _REPORTS_RATES.replace("import Rate,", "import RateRecord,")
+                  .replace("response_model=list[Rate])", 'response_model=list[RateRecord], '
+                           'response_model_exclude={"cost"})'))
 _NO_HEAD = _in("quotes", "quote route does not answer HEAD",
                '@router.api_route("/quotes/{quote_id}", methods=["GET", "HEAD"], '
                'response_model=Quote)',
@@ -268,7 +281,8 @@ _ZONE_CASE = _in("models", "zone pattern checked before upper-casing",
 FILES = {"shipping/__init__.py": INIT, "shipping/models.py": MODELS,
          "shipping/tariff.py": TARIFF, "shipping/errors.py": ERRORS, "shipping/deps.py": DEPS,
          "shipping/quotes.py": QUOTES, "shipping/reports.py": REPORTS}
-PLANTED = (_LIST_UNTYPED, _LAX_WEIGHT, _FILTER_IN_BODY, _HANDLER_MISSES_ROUTER, _COST_LEAKS,
+# The two edits of a module's head first: the others change lines inside those heads.
+PLANTED = (_FILTER_IN_BODY, _LAX_WEIGHT, _LIST_UNTYPED, _HANDLER_MISSES_ROUTER, _COST_LEAKS,
            _NO_HEAD, _SUMMARY_SHADOWED, _HALF_EVEN, _KG_PLUS_ONE, _ZONE_CASE)
 
 PROBES = PROBE_HELPERS + '''\

@@ -20,7 +20,7 @@ INIT = '''\
 MODELS = '''\
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, Field, HttpUrl, StringConstraints, TypeAdapter
+from pydantic import AfterValidator, BaseModel, HttpUrl, StringConstraints, TypeAdapter
 
 _HTTP_URL = TypeAdapter(HttpUrl)
 
