@@ -342,6 +342,7 @@ def probe_error_headers_kept(client):
     for r in [client.post("/flags", json={"key": "no_token"}),
               client.delete("/flags/x", headers={"Authorization": "Bearer no"}),
               client.patch("/flags/x", headers={"Authorization": "Basic ${tok_admin}"}, json={}),
+              client.post("/flags/x/evaluate", json={"user": "u"}),
               client.get("/flags/nothing/evaluate", headers=VIEWER)]:
         rows.append([r.status_code, _body(r), r.headers.get("www-authenticate"),
                      r.headers.get("allow")])
