@@ -55,3 +55,39 @@ def session(client, path, headers=None, sends=(), until_closed=False):
         return ["closed before accept", closed.code, _reason(closed.reason)]
 
 '''
+
+# A text/event-stream body as rows: one dict per event, `data` lines joined by newlines and
+# shown as ["json", value] when they parse as JSON or ["text", lines] when they do not (so a
+# quoted string and raw text differ while JSON spacing does not matter), comment lines as a
+# list under ":", and the last `event`, `id`, `retry` (and any other field) as text.
+SSE_EVENTS = '''import json
+
+
+def sse_events(text):
+    events, fields = [], {}
+    for line in text.replace("\\r\\n", "\\n").replace("\\r", "\\n").split("\\n"):
+        if line == "":
+            if fields:
+                events.append(fields)
+            fields = {}
+            continue
+        name, _, value = line.partition(":")
+        fields.setdefault(name or ":", []).append(value[1:] if value.startswith(" ") else value)
+    if fields:
+        events.append(fields | {"unterminated": [""]})
+    rows = []
+    for fields in events:
+        event = {}
+        for name, values in fields.items():
+            if name == "data":
+                joined = "\\n".join(values)
+                try:
+                    event["data"] = ["json", json.loads(joined)]
+                except ValueError:
+                    event["data"] = ["text", joined]
+            else:
+                event[name] = values if name == ":" else values[-1]
+        rows.append(event)
+    return rows
+
+'''
