@@ -99,7 +99,7 @@ def fields(r, name):
     return [line[len(name) + 2:] for line in r.text.splitlines() if line.startswith(name + ": ")]
 
 
-client = TestClient(app)
+client = TestClient(app, raise_server_exceptions=False)
 first = client.get("/builds/${build_a}/events")
 created = client.post("/builds", json={"project": "${new_project}", "steps": ${new_steps__repr}})
 result = [
@@ -257,7 +257,8 @@ response: `Content-Type: text/event-stream; charset=utf-8`, `Cache-Control: no-c
 `runner`, `log`). The `runner` is internal and never appears in any
 response. New builds get ids from ${next_id} up, never reused.
 
-**`GET /builds/{build_id}/events`** (`build_id` an integer), optional header `Last-Event-ID`
+**`GET /builds/{build_id}/events`** (`build_id` an integer; anything else is FastAPI's
+standard 422), optional header `Last-Event-ID`
 (an integer >= 0). An unknown build is 404 `{"detail": "no such build"}` (JSON, no stream; this
 wins over an invalid `Last-Event-ID`); an invalid `Last-Event-ID` is FastAPI's standard 422
 (type `int_parsing`, or `greater_than_equal` below 0, at `["header", "last-event-id"]`). The
@@ -307,12 +308,12 @@ _ORBIT = {"brand": "Orbit", "runner": "runner-eu-3", "build_b": 12,
           "builds": {"7": {"project": "web", "status": "passed", "steps": [
               {"name": "lint", "ok": True, "seconds": 12, "runner": "runner-eu-3", "log": ""},
               {"name": "test", "ok": True, "seconds": 95, "runner": "runner-eu-3",
-               "log": "collected 41 items\\n41 passed"}]},
+               "log": "collected 41 items\n41 passed"}]},
               "12": {"project": "api", "status": "failed", "steps": [
                   {"name": "build", "ok": True, "seconds": 40, "runner": "runner-eu-1",
                    "log": "image built"},
                   {"name": "test", "ok": False, "seconds": 61, "runner": "runner-eu-1",
-                   "log": "2 failed\\nsee report.xml\\nretry with -x"},
+                   "log": "2 failed\nsee report.xml\nretry with -x"},
                   {"name": "deploy", "ok": None, "seconds": 0, "runner": "runner-eu-1",
                    "log": ""}]}},
           "new_project": "docs", "new_steps": ["render", "publish"]}
@@ -321,7 +322,7 @@ _KILN = {"brand": "Kiln", "runner": "kiln-box-9", "build_b": 3,
              {"name": "compile", "ok": True, "seconds": 300, "runner": "kiln-box-2",
               "log": "warnings: none"},
              {"name": "flash-test", "ok": True, "seconds": 45, "runner": "kiln-box-2",
-              "log": "board A ok\\nboard B ok"},
+              "log": "board A ok\nboard B ok"},
              {"name": "sign", "ok": True, "seconds": 2, "runner": "kiln-box-2", "log": ""},
              {"name": "upload", "ok": True, "seconds": 9, "runner": "kiln-box-2",
               "log": "sent"}]},
@@ -354,21 +355,25 @@ FAMILY = Family(
                     "charset=utf-8`, `Cache-Control: no-cache`, `X-Accel-Buffering: no`).",
                     probes=("stream_headers",),
                     traps=(Edit("hand-made stream without the SSE headers",
-                                "    for event in build_events(build_id, last_event_id or 0):\n"
-                                "        yield event\n",
+                                '@app.get("/builds/{build_id}/events", response_class='
+                                'EventSourceResponse)\n'
+                                "async def events(",
+                                '@app.get("/builds/{build_id}/events")\n'
+                                "async def events(build_id: Annotated[int, Depends("
+                                "find_build)],\n"
+                                "                 last_event_id: Annotated[int | None, "
+                                "Header(ge=0)] = None):\n"
                                 "    from fastapi.responses import StreamingResponse\n"
                                 "    from fastapi.sse import format_sse_event\n"
-                                "    def raw():\n"
-                                "        for event in build_events(build_id, last_event_id or 0):\n"
-                                "            data = event.raw_data if event.raw_data is not None "
-                                "else (None if event.data is None else __import__('json')"
-                                ".dumps(event.data.model_dump() if hasattr(event.data, "
-                                "'model_dump') else event.data))\n"
-                                "            yield format_sse_event(data_str=data, event="
-                                "event.event, id=event.id, retry=event.retry, comment="
-                                "event.comment)\n"
-                                "    return StreamingResponse(raw(), media_type="
-                                "\"text/event-stream\")\n"),)),
+                                "    items = [format_sse_event(data_str=e.raw_data if e.raw_data "
+                                "is not None else (None if e.data is None else e.data."
+                                "model_dump_json() if hasattr(e.data, 'model_dump_json') else "
+                                "__import__('json').dumps(e.data)), event=e.event, id=e.id, "
+                                "retry=e.retry, comment=e.comment) async for e in "
+                                "sse_events(build_id, last_event_id)]\n"
+                                "    return StreamingResponse(iter(items), media_type="
+                                "\"text/event-stream\")\n\n\n"
+                                "async def sse_events("),)),
         Requirement("Every stream opens with the comment `build <id> for <project>` and "
                     "`retry: ${retry_ms}`, also when resuming.",
                     probes=("opening_event",),
