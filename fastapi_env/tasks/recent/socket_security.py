@@ -263,7 +263,7 @@ def probe_screen_snapshot(client):
     fresh = session(client, "/screens/${room_c}?${key_param}=${screen_key}")
     latest = fresh[1][0].get("latest") if fresh[0] == "accepted" and isinstance(
         fresh[1][0], dict) else None
-    rows.append(latest.get("text") if isinstance(latest, dict) else fresh)
+    rows.append(["fresh", latest.get("text") if isinstance(latest, dict) else fresh])
     return rows
 
 
