@@ -21,6 +21,20 @@ def _row(r):
 '''
 
 
+# Reference source: the one error format of every family here, `{"error": <code>}` for
+# HTTPException and 422 `invalid` for any validation failure.
+ERROR_HANDLERS = '''\
+@app.exception_handler(HTTPException)
+async def refused(request: Request, exc: HTTPException):
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+
+@app.exception_handler(RequestValidationError)
+async def invalid(request: Request, exc: RequestValidationError):
+    return JSONResponse({"error": "invalid"}, status_code=422)
+'''
+
+
 def table(header: list[str], rows: list[list]) -> str:
     """A Markdown table for a prompt: None is written `null`, strings in backticks."""
     def cell(value) -> str:

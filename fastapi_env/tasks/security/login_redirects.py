@@ -5,7 +5,7 @@ cookies, and the cookie's attributes on sign-in and sign-out; the natural Starle
 re-encodes the target and drops cookies set on the injected response."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s22_security_d import PROBE_ROWS
+from fastapi_env.tasks.security._s22_security_d import ERROR_HANDLERS, PROBE_ROWS
 
 REFERENCE = '''\
 import hashlib
@@ -29,15 +29,7 @@ ISSUED = [0]
 app = FastAPI()
 
 
-@app.exception_handler(HTTPException)
-async def refused(request: Request, exc: HTTPException):
-    return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
-
-
-@app.exception_handler(RequestValidationError)
-async def invalid(request: Request, exc: RequestValidationError):
-    return JSONResponse({"error": "invalid"}, status_code=422)
-
+''' + ERROR_HANDLERS + '''
 
 def plain(text: str) -> bool:
     """Printable ASCII without spaces or backslashes (browsers read `\\\\` as `/`)."""
@@ -506,8 +498,9 @@ FAMILY = Family(
                     probes="login_page",
                     traps=(Edit("login page trusts any cookie", "    if token in SESSIONS:\n        return redirect(location)",
                                 "    if token:\n        return redirect(location)"),
-                           Edit("login page echoes next",
-                                '    return {"next": location}', '    return {"next": (next or [HOME])[-1]}'))),
+                           Edit("signed-in visitors sent home",
+                                "    if token in SESSIONS:\n        return redirect(location)",
+                                "    if token in SESSIONS:\n        return redirect(HOME)"))),
         Requirement("Without a cookie, or with an empty one, `/me` is 401 `no_session`; an "
                     "unknown or altered token 401 `bad_session`.",
                     probes="session_required", security=True,

@@ -6,7 +6,7 @@ double-quoted unknown names, LIKE wildcards and ASCII-only case folding, NULL or
 of nothing)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s22_security_d import PROBE_ROWS, table
+from fastapi_env.tasks.security._s22_security_d import ERROR_HANDLERS, PROBE_ROWS, table
 
 # The report's query parameters (the key-order trap moves the key after them).
 _REPORT_PARAMS = '''\
@@ -48,15 +48,7 @@ db.executemany("INSERT INTO orders (tenant, customer, region, status, amount, ${
 app = FastAPI()
 
 
-@app.exception_handler(HTTPException)
-async def refused(request: Request, exc: HTTPException):
-    return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
-
-
-@app.exception_handler(RequestValidationError)
-async def invalid(request: Request, exc: RequestValidationError):
-    return JSONResponse({"error": "invalid"}, status_code=422)
-
+''' + ERROR_HANDLERS + '''
 
 def tenant(key: Annotated[str | None, Header(alias="${key_header}")] = None) -> str:
     if key not in KEYS:
