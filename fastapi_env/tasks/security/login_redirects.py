@@ -326,8 +326,8 @@ A `next` target is *safe* only when all of these hold:
 - the text after one round of percent-decoding (`urllib.parse.unquote`) is safe by the two
   rules above as well.
 The *destination* is the `next` value when exactly one is given and it is safe, and `${home}`
-when none is given. ${unsafe_rule} An empty `next` counts as given (and unsafe); so does
-each one when `next` appears more than once.
+when none is given. ${unsafe_rule} A `next` that is present but empty is unsafe, and so is
+`next` given more than once (even when every value is safe).
 
 A redirect is a 303 with an empty body and `Location` set to the destination exactly as
 given, byte for byte, nothing re-encoded.
