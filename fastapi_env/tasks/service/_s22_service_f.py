@@ -146,9 +146,9 @@ check. Every `GET` route also answers `HEAD`: the same status and headers, no bo
 
 ROW_HELPERS = '''\
 def _row(r):
-    """[status, body] of a response; [status, content type] when it has no body."""
+    """[status, body] of a response; [status] when it has none."""
     if not r.content:
-        return [r.status_code, r.headers.get("content-type")]
+        return [r.status_code]
     try:
         return [r.status_code, r.json()]
     except ValueError:
@@ -204,7 +204,7 @@ def probe_head(client):
                      [head.headers.get(k) == got.headers.get(k) and k in head.headers
                       for k in ("content-type", "content-length", "x-total-count")
                       if k in got.headers]])
-    rows.append([_row(client.head("/nowhere")), client.head({heads[0]!r}).status_code])
+    rows.append([client.head("/nowhere").status_code, client.head({heads[0]!r}).status_code])
     return rows
 
 
@@ -321,3 +321,49 @@ def _ids(client, who, params=None):
         if offset >= int(r.headers["x-total-count"]):
             return ids
 '''
+
+
+# Traps of the rules the three families state alike, each made from the family's own line.
+
+def pattern_checked_before_case(field: str, case: str, pattern: str) -> Edit:
+    """The natural field: Pydantic's StringConstraints checks `pattern` before `to_lower` or
+    `to_upper` (but after stripping). `pattern` is template text (`$$` for an end anchor)."""
+    return Edit(f"pattern checked before {case.replace('to_', '')}-casing", f"    {field}: str\n",
+                f"    {field}: Annotated[str, __import__('pydantic').StringConstraints("
+                f"strip_whitespace=True, {case}=True, pattern=r'{pattern}')]\n")
+
+
+def lax_integers(line: str) -> Edit:
+    """`line` declares a StrictInt field: Pydantic's plain int takes `"3"`, `3.0` and `true`."""
+    return Edit("lax integers", line, line.replace("StrictInt", "int", 1))
+
+
+def repeated_filter_traps(line: str, what: str, item: str) -> tuple[Edit, Edit]:
+    """`line` declares a repeatable query parameter `Annotated[list[<item>] | None, Query()]`:
+    without `Query()` a list is read from the body; a scalar keeps only the last value."""
+    plain = line.replace(f"Annotated[list[{item}] | None, Query()]", f"list[{item}] | None")
+    scalar = line.replace(f"list[{item}] | None", f"{item} | None")
+    return Edit(f"{what} read from the body", line, plain), Edit(f"one {what} only", line, scalar)
+
+
+def total_of_the_page() -> Edit:
+    """`X-Total-Count` counted after paging instead of before."""
+    return Edit("total of the page",
+                '    response.headers["X-Total-Count"] = str(len(shown))\n'
+                "    return shown[offset:offset + limit]",
+                "    page = shown[offset:offset + limit]\n"
+                '    response.headers["X-Total-Count"] = str(len(page))\n'
+                "    return page")
+
+
+def null_fields_ignored(target: str) -> Edit:
+    """A PATCH applied with exclude_none: an explicit null (which clears) is dropped."""
+    return Edit("null fields ignored",
+                f"{target}.update(change.model_dump(include=change.model_fields_set))",
+                f"{target}.update(change.model_dump(exclude_none=True))")
+
+
+def empty_edits_accepted() -> Edit:
+    return Edit("empty edits accepted",
+                '            raise ValueError("an edit changes at least one field")\n',
+                "            pass\n")

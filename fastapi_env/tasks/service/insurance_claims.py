@@ -16,10 +16,17 @@ from fastapi_env.tasks.service._s22_service_f import (
     ACCESS_AND_ERRORS,
     CORE,
     ROW_HELPERS,
+    empty_edits_accepted,
+    lax_integers,
+    listed_ids_helper,
+    null_fields_ignored,
+    pattern_checked_before_case,
     plumbing_probes,
     plumbing_requirements,
     plumbing_traps,
+    repeated_filter_traps,
     token_table,
+    total_of_the_page,
 )
 
 REFERENCE = CORE + '''\
@@ -284,7 +291,7 @@ def _decide(client, claim_id, outcome, who=A1):
 
 def _shown(claim):
     return {k: v for k, v in claim.items() if k != "id"}
-''' + plumbing_probes(
+''' + listed_ids_helper("/claims") + plumbing_probes(
     exact=[("GET", "/claims/"), ("POST", "/claims/"), ("GET", "/policies/"),
            ("DELETE", "/claims/1/")],
     methods=[("PUT", "/claims"), ("DELETE", "/claims"), ("PUT", "/claims/1"),
@@ -417,23 +424,11 @@ def probe_claim_checks(client):
     ]
 
 
-def _all_ids(client, who, params=None):
-    """Every claim id a caller lists, page by page."""
-    ids, offset = [], 0
-    while True:
-        r = client.get("/claims", params=(params or {}) | {"limit": LIMIT_MAX, "offset": offset},
-                       headers=who)
-        ids += [c["id"] for c in r.json()]
-        offset += LIMIT_MAX
-        if offset >= int(r.headers["x-total-count"]):
-            return ids
-
-
 def probe_claim_visibility(client):
     mine, theirs = _claim(client, H1).json()["id"], _claim(client, H2).json()["id"]
     rows = []
     for label, who in [("h1", H1), ("h2", H2), ("a2", A2), ("m", M)]:
-        ids = _all_ids(client, who)
+        ids = _ids(client, who)
         rows.append([label, mine in ids, theirs in ids,
                      _code(client.get(f"/claims/{mine}", headers=who))[0],
                      _code(client.get(f"/claims/{theirs}", headers=who))[0]])
@@ -447,7 +442,7 @@ def probe_status_filter(client):
         _review(client, claim_id)
     _decide(client, made[2], "approved")
     _decide(client, made[3], "denied")
-    rows = [[query, [made.index(i) for i in _all_ids(client, H2, params) if i in made]]
+    rows = [[query, [made.index(i) for i in _ids(client, H2, params) if i in made]]
             for query, params in [
                 ("none", {}), ("submitted", {"status": "submitted"}),
                 ("approved+denied", {"status": ["approved", "denied"]}),
@@ -501,7 +496,7 @@ def probe_edit_rules(client):
 def probe_withdraw(client):
     first = _claim(client, H1).json()["id"]
     r = client.delete(f"/claims/{first}", headers=H1)
-    rows = [[r.status_code, r.content == b"", r.headers.get("content-type")],
+    rows = [[r.status_code, r.content == b""],
             _code(client.get(f"/claims/{first}", headers=H1)),
             _code(client.delete(f"/claims/{first}", headers=H1))]
     second = _claim(client, H1).json()["id"]
@@ -681,14 +676,11 @@ REQUIREMENTS = plumbing_requirements(
     Requirement("Policy numbers are trimmed and upper-cased before they must be `P-` and four "
                 "digits.",
                 probes=("policy_number",),
-                traps=(Edit("pattern checked before upper-casing", "    policy: str\n",
-                            "    policy: Annotated[str, __import__('pydantic').StringConstraints("
-                            "strip_whitespace=True, to_upper=True, pattern=r'^P-[0-9]{4}$$')]\n"),)),
+                traps=pattern_checked_before_case("policy", "to_upper", "^P-[0-9]{4}$$")),
     Requirement("`amount_cents` is a JSON integer of at least 1: strings, floats and booleans are "
                 "invalid.",
                 probes=("amount_integers",),
-                traps=(Edit("lax integers", "amount_cents: StrictInt = Field(ge=1)",
-                            "amount_cents: int = Field(ge=1)"),
+                traps=(lax_integers("amount_cents: StrictInt = Field(ge=1)"),
                        Edit("zero amount allowed", "amount_cents: StrictInt = Field(ge=1)",
                             "amount_cents: StrictInt = Field(ge=0)"))),
     Requirement("`incident_at` is an ISO 8601 string with an offset: naive date-times, dates and "
@@ -724,32 +716,19 @@ REQUIREMENTS = plumbing_requirements(
                             "    if claim is None:"))),
     Requirement("`GET /claims` keeps the claims of any of the repeated `status` values.",
                 probes=("status_filter",),
-                traps=(Edit("status read from the body",
-                            "status: Annotated[list[Status] | None, Query()] = None,",
-                            "status: list[Status] | None = None,"),
-                       Edit("one status only",
-                            "status: Annotated[list[Status] | None, Query()] = None,",
-                            "status: Annotated[Status | None, Query()] = None,"))),
+                traps=repeated_filter_traps(
+                    "status: Annotated[list[Status] | None, Query()] = None,", "status", "Status")),
     Requirement("Pages: `limit` 1-${limit_max} (default ${limit_default}), `offset` >= 0, by id; "
                 "`X-Total-Count` counts every match.",
                 probes=("pagination",),
-                traps=(Edit("total of the page",
-                            '    response.headers["X-Total-Count"] = str(len(shown))\n'
-                            "    return shown[offset:offset + limit]",
-                            "    page = shown[offset:offset + limit]\n"
-                            '    response.headers["X-Total-Count"] = str(len(page))\n'
-                            "    return page"),
+                traps=(total_of_the_page(),
                        Edit("limit bound off by one", "Query(ge=1, le=LIMIT_MAX)",
                             "Query(ge=1, le=LIMIT_MAX + 1)"))),
     Requirement("`PATCH` changes only the fields sent; a null reference clears it; a null "
                 "description and `{}` are invalid.",
                 probes=("partial_edit",),
-                traps=(Edit("null fields ignored",
-                            "claim.update(change.model_dump(include=change.model_fields_set))",
-                            "claim.update(change.model_dump(exclude_none=True))"),
-                       Edit("empty edits accepted",
-                            '            raise ValueError("an edit changes at least one field")\n',
-                            "            pass\n"))),
+                traps=(null_fields_ignored("claim"),
+                       empty_edits_accepted())),
     Requirement("Only the claim's holder edits it (404 otherwise), and only while `submitted` "
                 "(409 `claim_locked`).",
                 probes=("edit_rules",),
