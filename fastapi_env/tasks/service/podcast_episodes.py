@@ -5,6 +5,8 @@ validation as 400)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
 from fastapi_env.tasks.service._s22_service_g import (
+    ERRORS_SOURCE,
+    ROLE_SOURCE,
     ROW_HELPERS,
     head_not_served,
     router_headers_dropped,
@@ -35,32 +37,7 @@ NEXT_EPISODE = [1]
 app = FastAPI(redirect_slashes=False)
 
 
-class Failure(Exception):
-    def __init__(self, status: int, code: str, headers: dict | None = None):
-        self.status, self.code, self.headers = status, code, headers
-
-
-def failure(status: int, code: str, headers=None, **extra) -> JSONResponse:
-    return JSONResponse({"error": code, **extra}, status_code=status, headers=headers)
-
-
-@app.exception_handler(Failure)
-async def on_failure(request: Request, exc: Failure):
-    return failure(exc.status, exc.code, headers=exc.headers)
-
-
-@app.exception_handler(StarletteHTTPException)
-async def on_router_error(request: Request, exc: StarletteHTTPException):
-    return failure(exc.status_code, ROUTER_CODES.get(exc.status_code, "error"), headers=exc.headers)
-
-
-@app.exception_handler(RequestValidationError)
-async def on_invalid(request: Request, exc: RequestValidationError):
-    names = {str(e["loc"][1]) if len(e["loc"]) > 1 else str(e["loc"][0]) for e in exc.errors()}
-    return failure(400, "invalid", fields=sorted(names))
-
-
-def caller(authorization: Annotated[str | None, Header()] = None) -> str:
+''' + ERRORS_SOURCE + '''def caller(authorization: Annotated[str | None, Header()] = None) -> str:
     scheme, _, token = (authorization or "").partition(" ")
     if scheme != "Bearer" or token not in TOKENS:
         raise Failure(401, "unauthenticated", {"WWW-Authenticate": "Bearer"})
@@ -70,15 +47,7 @@ def caller(authorization: Annotated[str | None, Header()] = None) -> str:
 Caller = Annotated[str, Depends(caller)]
 
 
-def role(wanted: str):
-    def check(name: Caller) -> str:
-        if ROLES[name] != wanted:
-            raise Failure(403, "forbidden")
-        return name
-    return Annotated[str, Depends(check)]
-
-
-Editor = role("editor")
+''' + ROLE_SOURCE + '''Editor = role("editor")
 Listener = role("listener")
 
 
@@ -607,10 +576,11 @@ An episode: `{"id", "show", "title", "duration", "published_at", "explicit", "ta
     `"600"`), a boolean, or a number written with a fraction (even `600.0`) is invalid;
   - `published_at`: required, a JSON string holding an ISO 8601 date and time with a UTC offset
     (`Z` or `+02:00`); a time without an offset, a date alone, or a number is invalid;
-  - `explicit`: optional, a JSON boolean (`true`/`false` only; not `1`, not `"true"`), default
-    `false`;
-  - `tags`: optional (default `[]`), a list of at most ${tag_max} tags, each trimmed then
-    lowercased, then 1 to 20 characters; repeats after that are dropped, keeping the first.
+  - `explicit`: optional, a JSON boolean (`true`/`false` only; not `1`, not `"true"`, not
+    `null`), default `false`;
+  - `tags`: optional (default `[]`), a list of at most ${tag_max} entries as sent (repeats
+    count), each trimmed then lowercased, then 1 to 20 characters; repeats after that are
+    dropped, keeping the first.
   Then 404 `unknown_show`. 201 with the episode (`summary` null, `plays` 0), and
   `Location: /episodes/<id>`.
 - Wherever an episode is returned, `published_at` is the instant converted to UTC and written
