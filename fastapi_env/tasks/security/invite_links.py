@@ -363,7 +363,8 @@ State is in memory.
 ## Users, organisations, errors
 Requests carry `Authorization: Bearer t-<name>` for one of the users `${admin_a}`,
 `${member_a}`, `${admin_b}`, `${outsider}` and `guest1` to `guest12` (so `${admin_a}` sends
-`Authorization: Bearer t-${admin_a}`); anything else (missing, another scheme, an unknown name)
+`Authorization: Bearer t-${admin_a}`, the word `Bearer` spelt exactly so); anything else
+(missing, another scheme or spelling such as `bearer`, an unknown name)
 is 401 `unauthorized`, before any other check. Organisation 1 starts with `${admin_a}` (role
 `${high}`) and `${member_a}` (role `${low}`); organisation 2 with `${admin_b}` (`${high}`);
 the others belong to none.
@@ -388,7 +389,8 @@ route used by a `${low}` is 403 `forbidden`.
 - `GET /orgs/{org_id}/members`: 200, `[{"user", "role"}, ...]` ordered by user name.
 
 ## Accepting
-`POST /invites/accept` `{"token"}` (any listed user), checked in this order:
+`POST /invites/accept` `{"token"}` and no other field (any listed user; an invalid body is
+the 422 above), then checked in this order:
 1. 400 `malformed` unless the token is four `.`-separated parts: the id and the organisation
    id written with the ASCII digits `0`-`9` and no leading zero, the role `${low}` or
    `${high}` exactly;

@@ -15,6 +15,7 @@ from fastapi_env.tasks.service._s22_service_g import (
 from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
+import re
 from datetime import timezone
 from typing import Annotated, Literal
 
@@ -79,9 +80,12 @@ class EpisodeIn(BaseModel):
     @field_validator("published_at", mode="before")
     @classmethod
     def text_only(cls, value):
-        # Pydantic would read a number as seconds since 1970: the spec wants text only.
+        # Pydantic would read a number, or a string of digits, as seconds since 1970: the spec
+        # wants an ISO 8601 text.
         if not isinstance(value, str):
             raise ValueError("published_at must be text")
+        if not re.match(r"\\d{4}-\\d{2}-\\d{2}T", value):
+            raise ValueError("published_at must be an ISO 8601 date and time")
         return value
 
 
@@ -539,9 +543,10 @@ after it. The tokens:
 
 A missing header, another scheme, any other spelling of `Bearer`, extra spaces, or an unknown
 token is 401 `unauthenticated`, and every 401 carries the header `WWW-Authenticate: Bearer`.
-Routes marked (editor) or (listener) answer 403 `forbidden` to the other role. The token is
-checked first, then the role, then the request's validity (body, path and query), then the
-route's own checks in the order given.
+Routes marked (editor) or (listener) answer 403 `forbidden` to the other role. On a route
+the service has, the token is checked first, then the role, then the request's validity (body,
+path and query), then the route's own checks in the order given. Unknown paths and methods
+(404 and 405 below) are answered before any token is looked at, with or without one.
 
 ## Errors
 Every error body is `{"error": "<code>"}`. An invalid request is **400** (not 422)
@@ -574,8 +579,10 @@ An episode: `{"id", "show", "title", "duration", "published_at", "explicit", "ta
   - `title`: 1 to 120 characters, required;
   - `duration`: seconds, required, a JSON integer from 1 to ${dur_max}; a string (even
     `"600"`), a boolean, or a number written with a fraction (even `600.0`) is invalid;
-  - `published_at`: required, a JSON string holding an ISO 8601 date and time with a UTC offset
-    (`Z` or `+02:00`); a time without an offset, a date alone, or a number is invalid;
+  - `published_at`: required, a JSON string holding an ISO 8601 date and time written
+    `YYYY-MM-DDTHH:MM:SS` (a fraction of a second may follow) and then a UTC offset (`Z` or
+    `+02:00`); a time without an offset, a date alone, a number, or a string of digits (such as
+    seconds since 1970) is invalid;
   - `explicit`: optional, a JSON boolean (`true`/`false` only; not `1`, not `"true"`, not
     `null`), default `false`;
   - `tags`: optional (default `[]`), a list of at most ${tag_max} entries as sent (repeats
@@ -742,6 +749,9 @@ FAMILY = Family(
                     probes="published_at_input",
                     traps=(Edit("numbers read as timestamps", '''        if not isinstance(value, str):
             raise ValueError("published_at must be text")''', ""),
+                           Edit("digit strings read as timestamps",
+                                '''        if not re.match(r"\\d{4}-\\d{2}-\\d{2}T", value):
+            raise ValueError("published_at must be an ISO 8601 date and time")''', ""),
                            Edit("times without offset accepted", "    published_at: AwareDatetime",
                                 "    published_at: __import__('datetime').datetime"))),
         Requirement("`published_at` is returned in UTC as `YYYY-MM-DDTHH:MM:SSZ`.",

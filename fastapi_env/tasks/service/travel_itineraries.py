@@ -621,7 +621,8 @@ reused, even after a deletion. `status` is `draft`, `confirmed` or `cancelled`.
 - `GET /itineraries`: 200 with a JSON list of the itineraries the caller sees, sorted by
   `start_date`, then id, and the header `X-Total-Count` with how many match the filters
   (before paging). Query parameters, all optional: `tag` (may be repeated: keeps itineraries
-  having any of the given tags, compared after trimming and lower-casing), `status` (exact),
+  having any of the given tags, compared after trimming and lower-casing), `status` (exactly `draft`,
+  `confirmed` or `cancelled`; any other value is invalid),
   `limit` (integer 1-${limit_max}, default ${limit_default}), `offset` (integer >= 0, default 0).
 - `GET /itineraries/{trip_id}`: 200 with the itinerary, else 404 `unknown_itinerary`.
 - `PATCH /itineraries/{trip_id}` (agents) with any of `title`, `start_date`, `end_date`,
