@@ -455,7 +455,8 @@ def probe_trailing_slash(client):
     for method, path in [("GET", "/tours/"), ("GET", "/me/"), ("POST", "/login/"),
                          ("GET", f"/tours/{tour}/"), ("GET", "/bookings/")]:
         r = client.request(method, path, headers=_as(client, C1), follow_redirects=False)
-        rows.append([method, path, _with_headers(r, "location")])
+        location = (r.headers.get("location") or "").replace(str(tour), "<id>")
+        rows.append([method, path.replace(str(tour), "<id>"), _row(r), location])
     return rows
 
 
@@ -782,6 +783,16 @@ A booking is `{"id", "tour_id", "visitor", "seats"}`; ids are 1, 2, ... and neve
 - `GET /bookings`: 200, a visitor's own bookings (a curator's: everyone's), by id.
 - `DELETE /bookings/{booking_id}`: the visitor who made it or any curator; 204 with no body,
   the seats become free. Another visitor's booking or an unknown id: 404 `booking_not_found`.
+
+## result
+Sign in as `${c1}` and as `${v1}` (no rows), then one row per request, each `[status code,
+JSON body]` unless said otherwise:
+1. `POST /tours` as `${c1}` with `{"code": " ${sample_code} ", "title": " Night at the Museum ",
+   "language": "${lang1}", "starts_at": "2031-03-14T19:30:00+02:00", "capacity": ${cap_max}}`:
+   `[status code, JSON body, Location header, ETag header]`
+2. `POST <the Location of row 1>/bookings` as `${v1}` with `{"seats": ${max_seats}}`
+3. `GET /tours?per_page=${per_page_second}` as `${v1}`
+4. `GET /me` as `${v1}`
 '''
 
 USER_SETS = {
