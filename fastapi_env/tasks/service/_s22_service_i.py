@@ -27,6 +27,47 @@ def _login(client, name, password):
 '''
 
 
+# Reference text both apps share: a refusal exception answered in the `{"error": {...}}` format,
+# and validation failures answered with their `where.name` fields (text inside a reference).
+REFUSALS = '''class Refusal(Exception):
+    def __init__(self, status: int, code: str, headers: dict | None = None, **extra):
+        self.status, self.code, self.headers, self.extra = status, code, headers, extra
+
+
+def error_body(status: int, code: str, headers=None, **extra) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "status": status, **extra}},
+                        status_code=status, headers=headers)
+
+
+@app.exception_handler(Refusal)
+async def on_refusal(request: Request, exc: Refusal):
+    return error_body(exc.status, exc.code, exc.headers, **exc.extra)
+'''
+
+INVALID_INPUT = '''@app.exception_handler(RequestValidationError)
+async def on_invalid(request: Request, exc: RequestValidationError):
+    fields = {".".join(str(part) for part in e["loc"][:2]) for e in exc.errors()}
+    return error_body(INVALID_STATUS, "invalid_input", fields=sorted(fields))
+'''
+
+
+def roles_block(authenticate: str, anyone: str, roles: dict[str, str]) -> str:
+    """Reference text: a `role(required)` dependency over the `authenticate` dependency (403
+    `forbidden` to the other role) and the aliases the routes name (`Curator`: "curator")."""
+    aliases = "".join(f'{alias} = Annotated[dict, Depends(role("{name}"))]\n'
+                      for alias, name in roles.items())
+    return f'''def role(required: str):
+    def check(user: Annotated[dict, Depends({authenticate})]) -> dict:
+        if user["role"] != required:
+            raise Refusal(403, "forbidden")
+        return user
+    return check
+
+
+{anyone} = Annotated[dict, Depends({authenticate})]
+{aliases}'''
+
+
 def router_error_traps(answer_call: str) -> tuple[Edit, Edit]:
     """The router's own 404/405 left in FastAPI's format (a handler for FastAPI's
     HTTPException, not Starlette's), and a handler that drops the 405's `Allow` header.
@@ -58,3 +99,29 @@ def extras_ignored(name: str, model: str) -> Edit:
     """A body model that ignores the fields the prompt says make the body invalid."""
     return Edit(name, f'class {model}(BaseModel):\n    model_config = ConfigDict(extra="forbid")',
                 f'class {model}(BaseModel):\n    model_config = ConfigDict(extra="ignore")')
+
+
+def whole_location_fields() -> Edit:
+    """Validation fields written with the whole location (`query.language.0`), not two parts."""
+    return Edit("fields keep the whole location", 'for part in e["loc"][:2]) for e in exc.errors()}',
+                'for part in e["loc"]) for e in exc.errors()}')
+
+
+def role_not_checked(name: str, alias: str, required: str, anyone: str) -> Edit:
+    """A role alias that accepts every signed-in user (`Curator = AnyUser`)."""
+    return Edit(name, f'{alias} = Annotated[dict, Depends(role("{required}"))]',
+                f"{alias} = {anyone}")
+
+
+def ids_reused(name: str, record: str, store: str, counter: str) -> Edit:
+    """Ids taken as one more than the largest live one: a deleted last id comes back."""
+    return Edit(name, f'{record} = {{"id": NEXT["{counter}"]',
+                f'{record} = {{"id": max({store}, default=0) + 1')
+
+
+def checks_swapped(checks: dict[str, str], param: str):
+    """The `for check in (...)` line of the instance with the other refusal first."""
+    def swapped(p):
+        other = next(key for key in checks if key != p[param])
+        return "for check in " + checks[other] + ":"
+    return swapped

@@ -20,9 +20,16 @@ from datetime import date, timedelta
 
 from fastapi_env.tasks import Edit, Family, Requirement
 from fastapi_env.tasks.service._s22_service_i import (
+    INVALID_INPUT,
     PROBE_HELPERS,
+    REFUSALS,
+    checks_swapped,
     extras_ignored,
+    ids_reused,
     other_validation_status,
+    role_not_checked,
+    roles_block,
+    whole_location_fields,
 )
 from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
@@ -55,20 +62,7 @@ PERIOD_DAYS = ${period_days}
 app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None, redirect_slashes=False)
 
 
-class Refusal(Exception):
-    def __init__(self, status: int, code: str, headers: dict | None = None, **extra):
-        self.status, self.code, self.headers, self.extra = status, code, headers, extra
-
-
-def error_body(status: int, code: str, headers=None, **extra) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "status": status, **extra}},
-                        status_code=status, headers=headers)
-
-
-@app.exception_handler(Refusal)
-async def on_refusal(request: Request, exc: Refusal):
-    return error_body(exc.status, exc.code, exc.headers, **exc.extra)
-
+''' + REFUSALS + '''
 
 def served_methods(request: Request) -> str:
     # Starlette's Allow names only the first matching route's methods
@@ -87,11 +81,7 @@ async def on_http(request: Request, exc: StarletteHTTPException):
     return error_body(exc.status_code, "no_route", exc.headers)
 
 
-@app.exception_handler(RequestValidationError)
-async def on_invalid(request: Request, exc: RequestValidationError):
-    fields = {".".join(str(part) for part in e["loc"][:2]) for e in exc.errors()}
-    return error_body(INVALID_STATUS, "invalid_input", fields=sorted(fields))
-
+''' + INVALID_INPUT + '''
 
 def calendar_text(value):
     # only the text YYYY-MM-DD: Pydantic's date also takes midnight datetimes and timestamps
@@ -144,18 +134,7 @@ def member(x_api_key: Annotated[str | None, Header()] = None) -> dict:
     return MEMBERS[x_api_key]
 
 
-def role(required: str):
-    def check(user: Annotated[dict, Depends(member)]) -> dict:
-        if user["role"] != required:
-            raise Refusal(403, "forbidden")
-        return user
-    return check
-
-
-AnyMember = Annotated[dict, Depends(member)]
-Manager = Annotated[dict, Depends(role("manager"))]
-Gardener = Annotated[dict, Depends(role("gardener"))]
-
+''' + roles_block('member', 'AnyMember', {'Manager': 'manager', 'Gardener': 'gardener'}) + '''
 
 def find_plot(plot_id: int) -> dict:
     if plot_id not in PLOTS:
@@ -734,10 +713,6 @@ def derive(p):
     }
 
 
-def checks_swapped(p):
-    other = "lease_limit" if p["first_refusal"] == "plot_taken" else "plot_taken"
-    return "for check in " + CHECKS[other] + ":"
-
 
 FAMILY = Family(
     id="service/garden_plots",
@@ -778,11 +753,9 @@ FAMILY = Family(
         Requirement("Manager and gardener routes answer 403 `forbidden` to the other role, "
                     "before validating the input.",
                     probes="roles",
-                    traps=(Edit("gardeners manage plots",
-                                'Manager = Annotated[dict, Depends(role("manager"))]',
-                                "Manager = AnyMember"),
-                           Edit("managers lease", 'Gardener = Annotated[dict, Depends(role("gardener"))]',
-                                "Gardener = AnyMember"))),
+                    traps=(role_not_checked("gardeners manage plots", "Manager", "manager",
+                                            "AnyMember"),
+                           role_not_checked("managers lease", "Gardener", "gardener", "AnyMember"))),
         Requirement("`GET /me` names the caller and role.",
                     probes="me",
                     traps=Edit("me in lower case", "def me(user: AnyMember):\n    return user",
@@ -817,9 +790,7 @@ FAMILY = Family(
                     "`where.name` fields.",
                     probes="validation_format",
                     traps=(other_validation_status(),
-                           Edit("fields keep the whole location",
-                                'for part in e["loc"][:2]) for e in exc.errors()}',
-                                'for part in e["loc"]) for e in exc.errors()}'))),
+                           whole_location_fields())),
         Requirement("Plot numbers are JSON integers 1-999, areas JSON integers ${area_min}-${area_max}, "
                     "beds exact; plot bodies take no other field and no null.",
                     probes="plot_fields",
@@ -891,9 +862,8 @@ FAMILY = Family(
                                 "plot.update(body.model_dump())"),
                            Edit("leased plots deleted",
                                 '    if leases_of(plot):\n        raise Refusal(409, "plot_leased")\n', ""),
-                           Edit("plot ids reused",
-                                'plot = body.model_dump() | {"id": NEXT["plot"]}',
-                                'plot = body.model_dump() | {"id": max(PLOTS, default=0) + 1}'))),
+                           ids_reused("plot ids reused", "plot = body.model_dump() | ", "PLOTS",
+                                      "plot"))),
         Requirement("Lease dates are JSON strings written exactly `YYYY-MM-DD`.",
                     probes="lease_dates",
                     traps=Edit("dates as Pydantic parses them",
@@ -925,7 +895,8 @@ FAMILY = Family(
         Requirement("When a lease is refused for both reasons, `${first_refusal}` wins.",
                     probes="lease_precedence",
                     traps=Edit("lease checks in the other order",
-                               "for check in ${lease_checks}:", checks_swapped)),
+                               "for check in ${lease_checks}:",
+                               checks_swapped(CHECKS, "first_refusal"))),
         Requirement("`GET /leases` lists a gardener's own (a manager's: all); a lease is ended "
                     "by its gardener or a manager (else 404 `lease_not_found`); ids never reused.",
                     probes="leases",
@@ -936,8 +907,6 @@ FAMILY = Family(
                                 'if lease is None or (user["role"] != "manager" and '
                                 'lease["gardener"] != user["name"]):',
                                 "if lease is None:"),
-                           Edit("lease ids reused",
-                                'lease = {"id": NEXT["lease"],',
-                                'lease = {"id": max(LEASES, default=0) + 1,'))),
+                           ids_reused("lease ids reused", "lease", "LEASES", "lease"))),
     ),
 )

@@ -18,12 +18,19 @@ booking refusals wins, and the languages."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
 from fastapi_env.tasks.service._s22_service_i import (
+    INVALID_INPUT,
     PROBE_HELPERS,
+    REFUSALS,
+    checks_swapped,
     extras_ignored,
     head_not_served,
+    ids_reused,
     other_validation_status,
+    role_not_checked,
+    roles_block,
     router_error_traps,
     slashes_redirected,
+    whole_location_fields,
 )
 
 REFERENCE = '''\
@@ -54,20 +61,7 @@ Language = Literal[${language_literal}]
 app = FastAPI(redirect_slashes=False)
 
 
-class Refusal(Exception):
-    def __init__(self, status: int, code: str, headers: dict | None = None, **extra):
-        self.status, self.code, self.headers, self.extra = status, code, headers, extra
-
-
-def error_body(status: int, code: str, headers=None, **extra) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "status": status, **extra}},
-                        status_code=status, headers=headers)
-
-
-@app.exception_handler(Refusal)
-async def on_refusal(request: Request, exc: Refusal):
-    return error_body(exc.status, exc.code, exc.headers, **exc.extra)
-
+''' + REFUSALS + '''
 
 @app.exception_handler(StarletteHTTPException)
 async def on_http(request: Request, exc: StarletteHTTPException):
@@ -75,11 +69,7 @@ async def on_http(request: Request, exc: StarletteHTTPException):
     return error_body(exc.status_code, code, exc.headers)
 
 
-@app.exception_handler(RequestValidationError)
-async def on_invalid(request: Request, exc: RequestValidationError):
-    fields = {".".join(str(part) for part in e["loc"][:2]) for e in exc.errors()}
-    return error_body(INVALID_STATUS, "invalid_input", fields=sorted(fields))
-
+''' + INVALID_INPUT + '''
 
 def tour_code(value: str) -> str:
     # trimmed and lower-cased first: "ABC-12" is a valid code
@@ -152,18 +142,7 @@ def caller(authorization: Annotated[str | None, Header()] = None) -> dict:
     return user
 
 
-def role(required: str):
-    def check(user: Annotated[dict, Depends(caller)]) -> dict:
-        if user["role"] != required:
-            raise Refusal(403, "forbidden")
-        return user
-    return check
-
-
-AnyUser = Annotated[dict, Depends(caller)]
-Curator = Annotated[dict, Depends(role("curator"))]
-Visitor = Annotated[dict, Depends(role("visitor"))]
-
+''' + roles_block('caller', 'AnyUser', {'Curator': 'curator', 'Visitor': 'visitor'}) + '''
 
 def find_tour(tour_id: int) -> dict:
     if tour_id not in TOURS:
@@ -838,10 +817,6 @@ def derive(p):
     }
 
 
-def checks_swapped(p):
-    other = "not_enough_seats" if p["first_refusal"] == "already_booked" else "already_booked"
-    return "for check in " + CHECKS[other] + ":"
-
 
 FAMILY = Family(
     id="service/museum_tours",
@@ -897,11 +872,8 @@ FAMILY = Family(
         Requirement("Curator and visitor routes answer 403 `forbidden` to the other role, "
                     "before validating the input.",
                     probes="roles",
-                    traps=(Edit("visitors manage tours",
-                                'Curator = Annotated[dict, Depends(role("curator"))]',
-                                "Curator = AnyUser"),
-                           Edit("curators book", 'Visitor = Annotated[dict, Depends(role("visitor"))]',
-                                "Visitor = AnyUser"))),
+                    traps=(role_not_checked("visitors manage tours", "Curator", "curator", "AnyUser"),
+                           role_not_checked("curators book", "Visitor", "visitor", "AnyUser"))),
         Requirement("Unknown paths are 404 `no_route` and wrong methods 405 `method_not_allowed` "
                     "with `Allow`, in the service's error format.",
                     probes="router_errors",
@@ -912,9 +884,7 @@ FAMILY = Family(
                     "`where.name` fields.",
                     probes="validation_format",
                     traps=(other_validation_status(),
-                           Edit("fields keep the whole location",
-                                'for part in e["loc"][:2]) for e in exc.errors()}',
-                                'for part in e["loc"]) for e in exc.errors()}'))),
+                           whole_location_fields())),
         Requirement("Tour codes are trimmed and lower-cased before they must match "
                     "${code_min_text} letters, a hyphen and two digits; codes are unique.",
                     probes="codes",
@@ -1038,10 +1008,8 @@ FAMILY = Family(
                     traps=(Edit("booked tours deleted",
                                 '    if booked(tour):\n        raise Refusal(409, "tour_has_bookings")\n',
                                 ""),
-                           Edit("tour ids reused",
-                                'tour = body.model_dump() | {"id": NEXT["tour"], "version": 1}',
-                                'tour = body.model_dump() | {"id": max(TOURS, default=0) + 1, '
-                                '"version": 1}'))),
+                           ids_reused("tour ids reused", "tour = body.model_dump() | ", "TOURS",
+                                      "tour"))),
         Requirement("A visitor books 1-${max_seats} seats (a JSON integer): 201 with "
                     "`Location: /bookings/<id>`; unknown tours 404.",
                     probes="book",
@@ -1062,7 +1030,8 @@ FAMILY = Family(
         Requirement("When a booking is both a repeat and too large, `${first_refusal}` wins.",
                     probes="booking_precedence",
                     traps=Edit("booking checks in the other order",
-                               "for check in ${booking_checks}:", checks_swapped)),
+                               "for check in ${booking_checks}:",
+                               checks_swapped(CHECKS, "first_refusal"))),
         Requirement("`GET /bookings` lists a visitor's own (a curator's: all); a booking is "
                     "cancelled by its visitor or a curator (else 404), freeing its seats; ids "
                     "are never reused.",
@@ -1074,8 +1043,6 @@ FAMILY = Family(
                                 'if booking is None or (user["role"] != "curator" and '
                                 'booking["visitor"] != user["name"]):',
                                 "if booking is None:"),
-                           Edit("booking ids reused",
-                                'booking = {"id": NEXT["booking"],',
-                                'booking = {"id": max(BOOKINGS, default=0) + 1,'))),
+                           ids_reused("booking ids reused", "booking", "BOOKINGS", "booking"))),
     ),
 )
