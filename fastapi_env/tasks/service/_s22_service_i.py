@@ -113,10 +113,11 @@ def role_not_checked(name: str, alias: str, required: str, anyone: str) -> Edit:
                 f"{alias} = {anyone}")
 
 
-def ids_reused(name: str, record: str, store: str, counter: str) -> Edit:
-    """Ids taken as one more than the largest live one: a deleted last id comes back."""
-    return Edit(name, f'{record} = {{"id": NEXT["{counter}"]',
-                f'{record} = {{"id": max({store}, default=0) + 1')
+def ids_reused(name: str, before: str, store: str, counter: str) -> Edit:
+    """Ids taken as one more than the largest live one: a deleted last id comes back.
+    `before` is the reference's text up to the record's `{"id": NEXT[counter]`."""
+    return Edit(name, f'{before}{{"id": NEXT["{counter}"]',
+                f'{before}{{"id": max({store}, default=0) + 1')
 
 
 def checks_swapped(checks: dict[str, str], param: str):

@@ -907,6 +907,6 @@ FAMILY = Family(
                                 'if lease is None or (user["role"] != "manager" and '
                                 'lease["gardener"] != user["name"]):',
                                 "if lease is None:"),
-                           ids_reused("lease ids reused", "lease", "LEASES", "lease"))),
+                           ids_reused("lease ids reused", "lease = ", "LEASES", "lease"))),
     ),
 )

@@ -1043,6 +1043,6 @@ FAMILY = Family(
                                 'if booking is None or (user["role"] != "curator" and '
                                 'booking["visitor"] != user["name"]):',
                                 "if booking is None:"),
-                           ids_reused("booking ids reused", "booking", "BOOKINGS", "booking"))),
+                           ids_reused("booking ids reused", "booking = ", "BOOKINGS", "booking"))),
     ),
 )
