@@ -622,7 +622,8 @@ ${doc_table}
 ## Plots
 A plot is `{"id", "number", "bed", "area_m2", "fee", "leased"}`; ids are 1, 2, ... in creation
 order and never reused; `leased` says whether the plot has any lease.
-- `number`: a JSON integer from 1 to 999, unique (409 `number_taken`);
+- `number`: a JSON integer from 1 to 999 (`"5"`, `5.0`, `true` invalid), unique (409
+  `number_taken`);
 - `bed`: `ground`, `raised` or `greenhouse`;
 - `area_m2`: a JSON integer from ${area_min} to ${area_max} (`"12"`, `12.0`, `true` invalid);
 - `fee` (per ${period_days}-day period): a number greater than 0 and at most ${fee_max}, with at most

@@ -739,7 +739,9 @@ Routes:
   - `q`: tours whose title contains it, ignoring case, after trimming (empty: no filter);
   - `page`: a whole number >= 1 written in plain ASCII digits only (`7.0`, `+7`, ` 7 `
     are invalid), default 1; a page past the end has no items;
-  - `per_page`: one of ${page_size_list}, default ${per_page_default}; any other value is invalid.
+  - `per_page`: one of ${page_size_list}, written in plain digits like `page` (so
+    `${per_page_smallest}.0` and ` ${per_page_smallest}` are invalid), default ${per_page_default}; any
+    other value is invalid.
 - `GET /tours/{tour_id}` (anyone signed in): 200 with the tour and its `ETag`. With an
   `If-None-Match` header listing the current ETag (a comma-separated list; a `W/` prefix is
   ignored) or `*`: 304 with the `ETag` and no body. The route also answers `HEAD`: the same
@@ -756,7 +758,7 @@ An unknown tour id is 404 `tour_not_found` on all of them.
 ## Bookings
 A booking is `{"id", "tour_id", "visitor", "seats"}`; ids are 1, 2, ... and never reused.
 - `POST /tours/{tour_id}/bookings` (*visitor*), body `{"seats"}`, a JSON integer from 1 to
-  ${max_seats}: 201 with the booking and `Location: /bookings/<id>`. A visitor books a tour at
+  ${max_seats} (strictly, as for `capacity`): 201 with the booking and `Location: /bookings/<id>`. A visitor books a tour at
   most once (409 `already_booked`) and the tour's booked seats may not exceed its capacity
   (409 `not_enough_seats`); when both apply, `${first_refusal}` wins.
 - `GET /bookings`: 200, a visitor's own bookings (a curator's: everyone's), by id.
