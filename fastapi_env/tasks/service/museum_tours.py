@@ -295,12 +295,17 @@ def cancel_booking(booking_id: int, user: AnyUser):
 
 
 def row(r):
-    return [r.status_code, r.json()] if r.content else [r.status_code]
+    if not r.content:
+        return [r.status_code]
+    try:
+        return [r.status_code, r.json()]
+    except ValueError:
+        return [r.status_code, r.text]
 
 
 def login_as(name: str, password: str) -> dict:
     r = client.post("/login", data={"username": name, "password": password})
-    return {"Authorization": "Bearer " + r.json()["token"]}
+    return {"Authorization": "Bearer " + str(r.json().get("token"))}
 
 
 client = TestClient(app)
@@ -310,7 +315,8 @@ tour = client.post("/tours", headers=curator, json={
     "starts_at": "2031-03-14T19:30:00+02:00", "capacity": ${cap_max}})
 result = [
     row(tour) + [tour.headers.get("location"), tour.headers.get("etag")],
-    row(client.post(f"{tour.headers['location']}/bookings", json={"seats": ${max_seats}},
+    row(client.post(tour.headers.get("location", "/tours/0") + "/bookings",
+                    json={"seats": ${max_seats}},
                     headers=visitor)),
     row(client.get("/tours", params={"per_page": ${per_page_second}}, headers=visitor)),
     row(client.get("/me", headers=visitor)),
