@@ -857,7 +857,8 @@ FAMILY = Family(
                     probes=("login", "me"),
                     traps=(Edit("user names case-sensitive",
                                 'user = USERS.get(str(form["username"]).lower())',
-                                'user = USERS.get(str(form["username"]))'),
+                                'user = next((u for u in USERS.values() '
+                                'if u["name"] == form["username"]), None)'),
                            Edit("one token per user", "token = secrets.token_urlsafe(24)",
                                 'token = "session-" + user["name"].lower()'),
                            Edit("me in lower case",
