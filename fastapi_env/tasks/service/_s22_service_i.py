@@ -51,6 +51,17 @@ async def on_invalid(request: Request, exc: RequestValidationError):
 '''
 
 
+# Reference text: a response as a `result` row, whatever its body (HTML, none, JSON).
+RESULT_ROW = '''def row(r):
+    if not r.content:
+        return [r.status_code]
+    try:
+        return [r.status_code, r.json()]
+    except ValueError:
+        return [r.status_code, r.text]
+'''
+
+
 def roles_block(authenticate: str, anyone: str, roles: dict[str, str]) -> str:
     """Reference text: a `role(required)` dependency over the `authenticate` dependency (403
     `forbidden` to the other role) and the aliases the routes name (`Curator`: "curator")."""

@@ -23,6 +23,7 @@ from fastapi_env.tasks.service._s22_service_i import (
     INVALID_INPUT,
     PROBE_HELPERS,
     REFUSALS,
+    RESULT_ROW,
     checks_swapped,
     extras_ignored,
     ids_reused,
@@ -265,14 +266,7 @@ def end_lease(lease_id: int, user: AnyMember):
     return Response(status_code=204)
 
 
-def row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + RESULT_ROW + '''
 
 client = TestClient(app)
 manager, gardener = {"X-Api-Key": ${m1_key__repr}}, {"X-Api-Key": ${g1_key__repr}}

@@ -21,6 +21,7 @@ from fastapi_env.tasks.service._s22_service_i import (
     INVALID_INPUT,
     PROBE_HELPERS,
     REFUSALS,
+    RESULT_ROW,
     checks_swapped,
     extras_ignored,
     head_not_served,
@@ -294,14 +295,7 @@ def cancel_booking(booking_id: int, user: AnyUser):
     return Response(status_code=204)
 
 
-def row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + RESULT_ROW + '''
 
 def login_as(name: str, password: str) -> dict:
     r = client.post("/login", data={"username": name, "password": password})
