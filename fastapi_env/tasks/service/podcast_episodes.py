@@ -93,7 +93,7 @@ class EpisodePatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
     title: Annotated[str, BeforeValidator(trimmed), Field(min_length=1, max_length=120)] = None
     explicit: StrictBool = None
-    summary: Annotated[str, Field(max_length=200)] | None = None
+    summary: Annotated[str, BeforeValidator(trimmed), Field(max_length=200)] | None = None
 
 
 class PlayIn(BaseModel):
