@@ -44,7 +44,8 @@ from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StrictInt
+from pydantic import (AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field,
+                      StrictInt)
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 # user name (lower case) -> canonical name, password, role
@@ -87,6 +88,14 @@ def title(value: str) -> str:
     return value
 
 
+def not_a_number(value):
+    # AwareDatetime reads a number, or a string of digits, as Unix seconds in UTC: the spec
+    # wants a date-time with its offset.
+    if not isinstance(value, str) or re.fullmatch(r"\\s*[-+]?\\d+(\\.\\d*)?\\s*", value):
+        raise ValueError("a date-time with a UTC offset")
+    return value
+
+
 def in_utc(value):
     return value.astimezone(timezone.utc)
 
@@ -110,7 +119,7 @@ def page_size(value: str) -> int:
 
 Code = Annotated[str, AfterValidator(tour_code)]
 Title = Annotated[str, AfterValidator(title)]
-StartsAt = Annotated[AwareDatetime, AfterValidator(in_utc)]
+StartsAt = Annotated[AwareDatetime, BeforeValidator(not_a_number), AfterValidator(in_utc)]
 Capacity = Annotated[StrictInt, Field(ge=1, le=${cap_max})]
 
 
@@ -465,7 +474,7 @@ def probe_starts_at(client):
     rows = []
     for value in ["2032-06-01T00:30:00+01:00", "2032-06-01T23:45:00-05:30", "2032-06-01T08:00:00Z",
                   "2032-06-01T08:00:00.999+00:00", "2032-06-01T08:00:00", "2032-06-01",
-                  "soon", None]:
+                  "soon", None, 1970000000, "1970000000"]:
         r = client.post("/tours", json=_tour_body("Time check", starts_at=value),
                         headers=_as(client, C1))
         rows.append([value, r.status_code,
@@ -722,7 +731,8 @@ tour's bookings; `version` starts at 1.
   and two digits (`" ${sample_code} "` is stored as `"${sample_code_stored}"`). Codes are unique: 409 `code_taken`.
 - `title`: trimmed, then 1-60 characters.
 - `language`: one of ${language_list} (exactly).
-- `starts_at`: a date-time with a UTC offset (one without is invalid), e.g.
+- `starts_at`: a JSON string holding a date-time with a UTC offset (one without is invalid, and
+  so is a number or a string of digits such as Unix seconds), e.g.
   `"2031-03-14T19:30:00+02:00"`. It is always returned in UTC, to the second, as
   `YYYY-MM-DDTHH:MM:SSZ` (that one becomes `"2031-03-14T17:30:00Z"`); fractions of a second
   are dropped.
@@ -911,10 +921,15 @@ FAMILY = Family(
                                 'return value.strftime("%Y-%m-%dT%H:%M:%SZ")',
                                 'return value.isoformat().replace("+00:00", "Z")'),
                            Edit("offset optional",
-                                "StartsAt = Annotated[AwareDatetime, AfterValidator(in_utc)]",
+                                "StartsAt = Annotated[AwareDatetime, BeforeValidator(not_a_number), "
+                                "AfterValidator(in_utc)]",
                                 "StartsAt = Annotated[__import__('datetime').datetime, "
+                                "BeforeValidator(not_a_number), "
                                 "AfterValidator(lambda v: in_utc(v if v.tzinfo else "
-                                "v.replace(tzinfo=timezone.utc)))]"))),
+                                "v.replace(tzinfo=timezone.utc)))]"),
+                           Edit("Unix seconds read as times",
+                                "BeforeValidator(not_a_number), AfterValidator(in_utc)]",
+                                "AfterValidator(in_utc)]"))),
         Requirement("Titles are trimmed to 1-60 characters, capacities JSON integers 1-${cap_max}, "
                     "languages exact; tour bodies take no other field and no null.",
                     probes="tour_fields",
