@@ -124,7 +124,7 @@ def test_negative_policies_score_zero_without_scoring_errors(policy, tmp_path):
     if policy == "rows-only":  # the visible rows match: only the hidden probes catch it
         assert all(r["rows_matched"] == 1.0 and r["probes_matched"] < 1.0 for r in run.rollouts)
     summary = report_of(run)
-    assert summary["mean_reward"] == 0.0 and summary["pass_at_k"]["2"] == 0.0
+    assert summary["mean_reward"] == 0.0 and summary["pass_at_k"]["1"] == 0.0
 
 
 def test_a_container_killed_mid_rollout_is_a_scoring_error(tmp_path):
