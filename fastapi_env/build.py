@@ -117,14 +117,14 @@ def last_probe_of(task: Task, key: AnswerKey, owners: list[int]) -> str | None:
 
 
 def trap_target_problems(
-    task: Task, report: TaskReport, trap: str, outcome: dict, *, record_spill: bool
+    task: Task, report: TaskReport, trap: str, owners: list[int], outcome: dict, *,
+    record_spill: bool,
 ) -> list[str]:
     """A trap must fail a probe of the requirement it belongs to: a trap caught only by another
     requirement's probes (or only by the visible rows) proves nothing about its own, and under
     partial credit that requirement would count as met by an app that violates it. With
     ``record_spill`` (every probe ran), records in ``report.trap_spill`` which other
     requirements it fails too."""
-    owners = trap_owners(task, trap)
     if not owners or report.key is None:
         return []
     met = requirements_met(task, report.key, outcome)
@@ -249,7 +249,7 @@ async def verify_task(
                 report.problems.append(f"{name} scores {grade.reward} (must be 0)")
             elif trap:
                 report.problems += trap_target_problems(
-                    task, report, trap, outcome, record_spill=spill
+                    task, report, trap, owners, outcome, record_spill=spill
                 )
     report.seconds = time.monotonic() - started
     return report

@@ -356,6 +356,17 @@ def total_of_the_page() -> Edit:
                 "    return page")
 
 
+def paging_requirement() -> Requirement:
+    """Paging by `limit` and `offset` with a total before paging, as the shared prompt states."""
+    return Requirement(
+        "Pages: `limit` 1-${limit_max} (default ${limit_default}), `offset` >= 0, by id; "
+        "`X-Total-Count` counts every match.",
+        probes=("pagination",),
+        traps=(total_of_the_page(),
+               Edit("limit bound off by one", "Query(ge=1, le=LIMIT_MAX)",
+                    "Query(ge=1, le=LIMIT_MAX + 1)")))
+
+
 def null_fields_ignored(target: str) -> Edit:
     """A PATCH applied with exclude_none: an explicit null (which clears) is dropped."""
     return Edit("null fields ignored",

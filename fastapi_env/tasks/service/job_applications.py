@@ -21,13 +21,13 @@ from fastapi_env.tasks.service._s22_service_f import (
     lax_integers,
     listed_ids_helper,
     null_fields_ignored,
+    paging_requirement,
     pattern_checked_before_case,
     plumbing_probes,
     plumbing_requirements,
     plumbing_traps,
     repeated_filter_traps,
     token_table,
-    total_of_the_page,
 )
 
 REFERENCE = CORE + '''\
@@ -703,12 +703,7 @@ REQUIREMENTS = plumbing_requirements(
                 probes=("stage_filter",),
                 traps=repeated_filter_traps(
                     "stage: Annotated[list[Stage] | None, Query()] = None,", "stage", "Stage")),
-    Requirement("Pages: `limit` 1-${limit_max} (default ${limit_default}), `offset` >= 0, by id; "
-                "`X-Total-Count` counts every match.",
-                probes=("pagination",),
-                traps=(total_of_the_page(),
-                       Edit("limit bound off by one", "Query(ge=1, le=LIMIT_MAX)",
-                            "Query(ge=1, le=LIMIT_MAX + 1)"))),
+    paging_requirement(),
     Requirement("`PATCH` changes only the fields sent; a null note clears it; a null date and "
                 "`{}` are invalid.",
                 probes=("partial_edit",),
