@@ -1,9 +1,9 @@
-"""Repair tier: a feature-flag service, a package of seven modules in /workspace with ten
+"""Repair tier: a feature-flag service, a package of seven modules in /workspace with eleven
 planted bugs (the role dependency given as its class, so FastAPI builds an instance and never
 calls it, leaving reads unauthenticated; a key pattern checked before the lower-casing; an error
 helper whose headers argument the handler leaves out, losing WWW-Authenticate and Allow; a list
 route without its return type, so UTC times end in +00:00 instead of Z; a naive datetime
-accepted; a 204 sent as a JSONResponse, whose body is `null`; a PATCH dumped with exclude_none,
+accepted; Unix seconds (a number or a string of digits) accepted as an expiry; a 204 sent as a JSONResponse, whose body is `null`; a PATCH dumped with exclude_none,
 so a null no longer clears; `enabled` typed as a lax bool, so "yes" and 1 pass; `from __future__
 import annotations` over a router factory defining its body model, which turns the body into a
 required query parameter; a rollout compared with <=). Each bug is one requirement's trap; the
@@ -21,8 +21,8 @@ MODELS = '''\
 from datetime import datetime, timezone
 from typing import Annotated
 
-from pydantic import (AfterValidator, AwareDatetime, BaseModel, Field, StrictBool,
-                      StringConstraints)
+from pydantic import (AfterValidator, AwareDatetime, BaseModel, BeforeValidator, Field,
+                      StrictBool, StringConstraints)
 
 
 def in_utc(moment: datetime) -> datetime:
@@ -31,8 +31,17 @@ def in_utc(moment: datetime) -> datetime:
 
 FlagKey = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True,
                                            pattern=r"^[A-Za-z][A-Za-z0-9_]{2,30}$$")]
-Expiry = Annotated[AwareDatetime, AfterValidator(in_utc)]
 Rollout = Annotated[int, Field(ge=0, le=100)]
+
+
+def written_out(value: object) -> object:
+    # AwareDatetime reads a number, or a string of digits, as Unix seconds
+    if not isinstance(value, str) or value.strip().lstrip("+-").replace(".", "", 1).isdigit():
+        raise ValueError("a date-time with a UTC offset")
+    return value
+
+
+Expiry = Annotated[AwareDatetime, BeforeValidator(written_out), AfterValidator(in_utc)]
 
 
 class FlagIn(BaseModel):
@@ -253,9 +262,22 @@ _HEADERS_DROPPED = _in("errors", "handler leaves out the exception's headers",
                        "replies.error(exc.status_code, exc.detail)")
 _LIST_UNTYPED = _in("routes", "flag list without its return type",
                     "def list_flags(_: Reader) -> list[Flag]:", "def list_flags(_: Reader):")
+_UNIX_EXPIRY = _in("models", "Unix seconds accepted as an expiry", """\
+def written_out(value: object) -> object:
+    # AwareDatetime reads a number, or a string of digits, as Unix seconds
+    if not isinstance(value, str) or value.strip().lstrip("+-").replace(".", "", 1).isdigit():
+        raise ValueError("a date-time with a UTC offset")
+    return value
+
+
+Expiry = Annotated[AwareDatetime, BeforeValidator(written_out), AfterValidator(in_utc)]""",
+                   "Expiry = Annotated[AwareDatetime, AfterValidator(in_utc)]")
+# Planted with it, so the setup imports nothing it does not use.
+_UNUSED_IMPORT_GONE = _in("models", "BeforeValidator no longer imported",
+                          "BaseModel, BeforeValidator, Field,\n                      StrictBool,",
+                          "BaseModel, Field, StrictBool,\n                     ")
 _NAIVE_EXPIRY = _in("models", "naive expiry accepted",
-                    "Expiry = Annotated[AwareDatetime, AfterValidator(in_utc)]",
-                    "Expiry = Annotated[datetime, AfterValidator(in_utc)]")
+                    "Expiry = Annotated[AwareDatetime,", "Expiry = Annotated[datetime,")
 _NULL_BODY_204 = _in("replies", "204 sent as a JSONResponse",
                      "    return Response(status_code=204)",
                      "    return JSONResponse(None, status_code=204)")
@@ -274,7 +296,8 @@ _ROLLOUT_INCLUSIVE = _in("evaluate", "rollout compared with <=", 'slot < flag["r
 FILES = {"flags/__init__.py": INIT, "flags/models.py": MODELS, "flags/store.py": STORE,
          "flags/replies.py": REPLIES, "flags/errors.py": ERRORS, "flags/auth.py": AUTH,
          "flags/routes.py": ROUTES, "flags/evaluate.py": EVALUATE}
-PLANTED = (_ROLE_CLASS, _KEY_CASE, _HEADERS_DROPPED, _LIST_UNTYPED, _NAIVE_EXPIRY,
+PLANTED = (_ROLE_CLASS, _KEY_CASE, _HEADERS_DROPPED, _LIST_UNTYPED, _UNIX_EXPIRY,
+           _UNUSED_IMPORT_GONE, _NAIVE_EXPIRY,
            _NULL_BODY_204, _PATCH_EXCLUDE_NONE, _LAX_ENABLED, _FUTURE_ANNOTATIONS,
            _ROLLOUT_INCLUSIVE)
 
@@ -368,6 +391,16 @@ def probe_expiry_needs_an_offset(client):
     return rows
 
 
+def probe_expiry_is_not_unix_seconds(client):
+    rows = []
+    for n, moment in enumerate([${unix}, "${unix}", " ${unix} ", "${expiry2}"]):
+        r = _flag(client, f"unix_probe{n}", expires_at=moment)
+        rows.append([moment, r.json()["expires_at"] if r.status_code == 201 else _brief(r)])
+    r = client.patch("/flags/unix_probe3", headers=ADMIN, json={"expires_at": ${unix}.5})
+    rows.append(_brief(r))
+    return rows
+
+
 def probe_delete_has_no_body(client):
     _flag(client, "delete_probe")
     r = client.delete("/flags/Delete_Probe", headers=ADMIN)
@@ -445,15 +478,15 @@ _SETS = {
         {"admin": "greta", "tok_admin": "tok-greta-admin", "viewer": "hugo",
          "tok_viewer": "tok-hugo-view", "key1": "new_checkout", "desc1": "one-page checkout",
          "rollout1": 40, "expiry1": "2026-09-30T23:30:00-02:00", "user1": "carla",
-         "expiry2": "2026-07-01T09:30:00+02:00", "naive": "2026-07-01T09:30:00"},
+         "expiry2": "2026-07-01T09:30:00+02:00", "naive": "2026-07-01T09:30:00", "unix": 1782900000},
         {"admin": "paz", "tok_admin": "p4z.admin.7", "viewer": "quinn",
          "tok_viewer": "qu1nn.view.3", "key1": "dark_mode", "desc1": "night theme",
          "rollout1": 75, "expiry1": "2027-01-01T00:15:00+05:30", "user1": "dev42",
-         "expiry2": "2026-12-31T22:00:00-03:00", "naive": "2026-03-15T12:00:00"},
+         "expiry2": "2026-12-31T22:00:00-03:00", "naive": "2026-03-15T12:00:00", "unix": 1767225600},
         {"admin": "ravi", "tok_admin": "adm-ravi-9", "viewer": "sun",
          "tok_viewer": "view-sun-2", "key1": "search_v2", "desc1": "new ranking",
          "rollout1": 10, "expiry1": "2026-11-05T08:00:00+09:00", "user1": "mia",
-         "expiry2": "2026-08-15T23:59:00-07:00", "naive": "2026-08-15T23:59:00"},
+         "expiry2": "2026-08-15T23:59:00-07:00", "naive": "2026-08-15T23:59:00", "unix": 1800000000},
     ],
     "rules": [
         {"max_user": 12, "rollout": 25}, {"max_user": 20, "rollout": 60},
@@ -485,7 +518,8 @@ standard 422 `{"detail": [...]}`. Other errors: 404 `flag not found`, 409 `flag 
 spaces ignored; it is stored lower-case, and keys in paths match in any case. `description`
 is a string of at most 80 characters or null; `enabled` a JSON boolean (`true`/`false` only:
 strings and numbers are 422); `rollout` an integer from 0 to 100; `expires_at` null or a
-date-time with a UTC offset (one without an offset is 422), always shown converted to UTC in
+JSON string holding a date-time with a UTC offset (one without an offset is 422, and so is a
+number or a string of digits, such as Unix seconds), always shown converted to UTC in
 FastAPI's standard form ending in `Z` (`"2026-07-01T07:30:00Z"`), in every response.
 - `POST /flags` with `{"key", "description"?: null, "enabled"?: false, "rollout"?: 100,
   "expires_at"?: null}`: 201 with the flag; a key already taken (after lower-casing) is 409.
@@ -540,6 +574,9 @@ FAMILY = repair_family(
                     probes=("expiry_shown_in_utc",), traps=(_LIST_UNTYPED,)),
         Requirement("An `expires_at` without a UTC offset is 422.",
                     probes=("expiry_needs_an_offset",), traps=(_NAIVE_EXPIRY,)),
+        Requirement("An `expires_at` given as a number or a string of digits (Unix seconds) is "
+                    "422.",
+                    probes=("expiry_is_not_unix_seconds",), traps=(_UNIX_EXPIRY,)),
         Requirement("`DELETE` is 204 with an empty body, and the flag is gone.",
                     probes=("delete_has_no_body",), traps=(_NULL_BODY_204,)),
         Requirement("A PATCH changes only the keys sent; null clears `description` and "
