@@ -935,6 +935,66 @@ def probe_new_pet_shows_null_chip(client):
     body = r.json()
     return [[r.status_code, sorted(body), body.get("chip_id", "absent")],
             [tagged.status_code, tagged.json().get("chip_id")]]
+
+def probe_auth_before_everything(client):
+    lower = client.get("/owners?limit=1", headers={"Authorization": "bearer ${tok_vet2}"})
+    return [_err(client.post("/pets", json={})),
+            _err(client.get("/owners/98765")),
+            _err(client.post("/appointments", headers=VET1, json={})),
+            _err(client.post("/owners", headers=VET1, json={"name": "Vet Made",
+                                                            "email": "vetmade@${mail_domain}"})),
+            _err(client.delete("/pets/98765", headers=VET2)),
+            [lower.status_code]]
+
+
+def probe_cancel_rules(client):
+    pet_id = _pet(client, _owner(client, "cancel"))
+    late = _book(client, pet_id, 2, _at(${close_hour} - 3), 20).json()["id"]
+    _book(client, pet_id, 2, _at(${open_hour} + 4), 20)
+    _book(client, pet_id, 2, _at(${open_hour} + 2), 20)
+    rows = [_err(client.post(f"/appointments/{late}/cancel", headers=VET1)),
+            _sc(client.post(f"/appointments/{late}/cancel", headers=VET2)),
+            _err(client.post(f"/appointments/{late}/cancel", headers=DESK)),
+            _err(client.post("/appointments/98765/cancel", headers=DESK))]
+    for query in ["?vet_id=2&status=booked", "?vet_id=2&status=cancelled"]:
+        listed = client.get(f"/appointments{query}", headers=DESK).json()
+        rows.append([query, [a["starts_at"] for a in listed if a["pet_id"] == pet_id]])
+    rows.append(_err(client.get("/appointments?status=done", headers=DESK)))
+    return rows
+
+
+def probe_invoice_rules(client):
+    pet_id = _pet(client, _owner(client, "invoice"))
+    mine = _book(client, pet_id, 1, _at(${open_hour} + 2, 30), 20).json()["id"]
+    dropped = _book(client, pet_id, 1, _at(${open_hour} + 5), 20).json()["id"]
+    client.post(f"/appointments/{dropped}/cancel", headers=DESK)
+    line = [{"item": " exam ", "cents": 2000, "qty": 3}]
+    written = client.post("/invoices", headers=VET1, json={"appointment_id": mine,
+                                                           "lines": line})
+    rows = [_sc(written), [written.json().get("total_cents"), written.json().get("lines"),
+                           written.json().get("paid")]]
+    for headers, body in [
+        (VET2, {"appointment_id": mine, "lines": line}),
+        (DESK, {"appointment_id": mine, "lines": line}),
+        (VET1, {"appointment_id": dropped, "lines": line}),
+        (VET1, {"appointment_id": 98765, "lines": line}),
+        (VET1, {"appointment_id": mine, "lines": []}),
+        (VET1, {"appointment_id": mine, "lines": [{"item": "x", "cents": 5, "qty": 100}]}),
+    ]:
+        rows.append(_err(client.post("/invoices", headers=headers, json=body)))
+    rows.append(_err(client.get("/invoices/98765", headers=DESK)))
+    return rows
+
+
+def probe_unknown_keys_refused(client):
+    owner = client.post("/owners", headers=DESK, json={"name": "Extra", "email":
+                                                       "extra@${mail_domain}", "vip": True})
+    pet = client.post("/pets", headers=DESK, json={"owner_id": 1, "name": "X", "species": "cat",
+                                                   "weight_grams": 10, "colour": "red"})
+    phone = client.post("/owners", headers=DESK, json={"name": "  Phone Owner ", "email":
+                                                       "phone@${mail_domain}", "phone": "555"})
+    return [_err(owner), _err(pet), [phone.status_code, phone.json().get("name"),
+                                     phone.json().get("phone")]]
 '''
 
 PROMPT = '''\
@@ -952,7 +1012,10 @@ Every route needs `Authorization: Bearer <token>` (the scheme name is case-insen
 401 with message `missing token`; an unknown token 401 `invalid token`; both carry
 `WWW-Authenticate: Bearer`. The token is checked before anything else a route does (before
 404s of unknown ids and before 422s), but a path the service does not have is 404 and a known
-path with a method it does not serve is 405 whatever the token.
+path with a method it does not serve is 405 whatever the token. A route for one role only
+("reception only", "vets only" below) answers other staff 403 right after the token check,
+before validating the body or looking up ids; the rules "only that vet" and "the
+appointment's vet" are checked after the vet or appointment is found (404 first).
 
 ## Errors
 Every error, FastAPI's and Starlette's own included (unknown paths, 405s), has the body
@@ -1005,7 +1068,7 @@ The clinic is open Monday to Friday from ${open_hour}:00 to ${close_hour}:00 UTC
   set is 409 `break already set`; 201 with the schedule. An unknown vet is 404.
 
 ## Appointments
-- `POST /appointments` (reception only): `{"pet_id", "vet_id", "starts_at", "minutes"}`.
+- `POST /appointments` (reception only, 403 `reception only`): `{"pet_id", "vet_id", "starts_at", "minutes"}`.
   `starts_at` is a text `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS` followed by `Z` or an
   offset `+HH:MM`/`-HH:MM`; anything else (numbers, digit strings, no offset) is 422.
   `minutes` ${min_minutes} to ${max_minutes}. Then, in this order: unknown pet 404, unknown
@@ -1021,7 +1084,7 @@ The clinic is open Monday to Friday from ${open_hour}:00 to ${close_hour}:00 UTC
   appointment`): 200 with it, status `cancelled`; 409 `already cancelled` the second time.
 
 ## Invoices
-- `POST /invoices` (vets only, 403 `vet only`): `{"appointment_id", "lines": [{"item",
+- `POST /invoices` (vets only, 403 `vet only` otherwise): `{"appointment_id", "lines": [{"item",
   "cents", "qty"}, ...]}` (at least one line; item 1 to 60 characters, cents 1 or more, qty 1
   to 99); unknown appointment 404; another vet's appointment 403 `not your appointment`; a
   cancelled one 409 `appointment cancelled`. 201 with `{"id", "appointment_id", "lines",
@@ -1073,6 +1136,43 @@ _REQS = (
      "breaks_per_day", _SHARED_DAYS),
     ("A new pet's body shows `chip_id` even when it is null.",
      "new_pet_shows_null_chip", _NULL_HIDDEN),
+)
+
+
+_EXTRA = (
+    Requirement("The token comes first (401 before 404s and 422s); reception-only routes are "
+                "403 for vets before their bodies are validated; the scheme is "
+                "case-insensitive.", probes=("auth_before_everything",), traps=(
+                    _in("routers/appointments", "booking role checked in the body",
+                        "def book(body: AppointmentIn, staff: Reception):\n",
+                        "def book(body: AppointmentIn, staff: Staff):\n"
+                        "    if staff[\"role\"] != \"reception\":\n"
+                        "        raise HTTPException(403, \"reception only\")\n"),
+                    _in("routers/owners", "any staff registers owners",
+                        "staff: Reception):", "staff: Staff):"))),
+    Requirement("Cancelling: reception or the appointment's vet (403 otherwise), 409 the "
+                "second time; the list filters by vet and status, ordered by start.",
+                probes=("cancel_rules",), traps=(
+                    _in("routers/appointments", "any vet cancels",
+                        'if staff["role"] != "reception" and staff["vet_id"] != '
+                        'appointment["vet_id"]:',
+                        'if staff["role"] not in ("reception", "vet"):'),
+                    _in("routers/appointments", "appointments listed by id",
+                        'key=lambda a: (a["starts_at"], a["id"])', 'key=lambda a: a["id"]'))),
+    Requirement("Invoices: the appointment's own vet only, not for cancelled ones, at least one "
+                "line, qty 1 to 99; total is cents times qty summed.",
+                probes=("invoice_rules",), traps=(
+                    _in("routers/invoices", "total ignores qty",
+                        'sum(line["cents"] * line["qty"] for line in lines)',
+                        'sum(line["cents"] for line in lines)'),
+                    _in("routers/invoices", "cancelled appointments invoiced",
+                        '    if appointment["status"] != "booked":\n'
+                        '        raise HTTPException(409, "appointment cancelled")\n', ""))),
+    Requirement("Bodies refuse unknown keys (422 naming the key); names are trimmed.",
+                probes=("unknown_keys_refused",), traps=(
+                    _in("schemas", "bodies ignore unknown keys",
+                        '    model_config = ConfigDict(extra="forbid")\n',
+                        '    model_config = ConfigDict(extra="ignore")\n'),)),
 )
 
 
@@ -1129,5 +1229,5 @@ FAMILY = _s22_repair_e.repair_family(
     derive=_derive,
     instances=8,
     requirements=tuple(Requirement(text, probes=(probe,), traps=(trap,))
-                       for text, probe, trap in _REQS),
+                       for text, probe, trap in _REQS) + _EXTRA,
 )
