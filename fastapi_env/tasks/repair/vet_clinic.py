@@ -949,7 +949,7 @@ def probe_auth_before_everything(client):
 
 def probe_cancel_rules(client):
     pet_id = _pet(client, _owner(client, "cancel"))
-    late = _book(client, pet_id, 2, _at(${close_hour} - 3), 20).json()["id"]
+    late = _book(client, pet_id, 2, _at(${close_hour} - 2), 20).json()["id"]
     _book(client, pet_id, 2, _at(${open_hour} + 4), 20)
     _book(client, pet_id, 2, _at(${open_hour} + 2), 20)
     rows = [_err(client.post(f"/appointments/{late}/cancel", headers=VET1)),
