@@ -40,6 +40,7 @@ MAX_MINUTES = ${max_minutes}
 PAGE_DEFAULT = ${page_default}
 PAGE_MAX = ${page_max}
 PAYMENT_KEY = "${payment_key}"
+API_VERSION = "${api_version}"
 '''
 
 ERRORS = '''\
@@ -200,8 +201,15 @@ SCHEMAS = r'''\
 import re
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, StringConstraints
-from pydantic import field_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    field_validator,
+)
 
 from . import config
 
@@ -510,7 +518,7 @@ INVOICES = '''\
 """Invoices: the appointment's vet writes them; the payment terminal marks them paid."""
 
 import hmac
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, HTTPException
 
@@ -537,6 +545,13 @@ def write_invoice(body: InvoiceIn, staff: Vet):
     return db.add("invoices", record)
 
 
+@router.get("", response_model=list[Invoice])
+def list_invoices(paid: Literal["true", "false"] | None = None):
+    wanted = None if paid is None else paid == "true"
+    return [invoice for _, invoice in sorted(db.invoices.items())
+            if wanted in (None, invoice["paid"])]
+
+
 @router.get("/{invoice_id}", response_model=Invoice)
 def read_invoice(invoice_id: int):
     return find("invoices", invoice_id, "invoice")
@@ -556,14 +571,22 @@ def pay(invoice_id: int, x_payment_key: Annotated[str | None, Header()] = None):
 MAIN = '''\
 """The clinic application: error format, routers, the staff check on every area."""
 
-from fastapi import Depends, FastAPI
+from fastapi import Depends, FastAPI, Request
 
-from . import errors
+from . import config, errors
 from .routers import appointments, invoices, owners, pets, vets
 from .security import current_staff
 
 app = FastAPI(title="Clinic")
 errors.install(app)
+
+
+@app.middleware("http")
+async def api_version(request: Request, call_next):
+    response = await call_next(request)
+    response.headers["X-Clinic-Api"] = config.API_VERSION
+    return response
+
 
 STAFF_ONLY = [Depends(current_staff)]
 app.include_router(owners.router, dependencies=STAFF_ONLY)
@@ -624,9 +647,16 @@ def _in(module: str, name: str, old: str, new: str) -> Edit:
     return Edit(name, old, new, file=f"{PKG}/{module}.py")
 
 
-_HANDLER_CLASS = _in("errors", "handler registered for FastAPI's HTTPException",
-                     "from starlette.exceptions import HTTPException",
-                     "from fastapi import HTTPException")
+_HANDLER_CLASS = _in("errors", "handler registered for FastAPI's HTTPException", """\
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+""", """\
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+""")
 _HEADERS_DROPPED = _in("errors", "error handler drops the exception's headers",
                        "status_code=exc.status_code,\n                        headers=exc.headers)",
                        "status_code=exc.status_code)")
@@ -691,9 +721,55 @@ _NULL_HIDDEN = _in("routers/pets", "a new pet's null chip_id is left out",
                    '@router.post("", status_code=201, response_model=Pet, '
                    'response_model_exclude_none=True)')
 
+_VERSION_ON_SUCCESS = _in("main", "version header set by a dependency, lost on errors", """\
+from fastapi import Depends, FastAPI, Request
+
+from . import config, errors
+from .routers import appointments, invoices, owners, pets, vets
+from .security import current_staff
+
+app = FastAPI(title="Clinic")
+errors.install(app)
+
+
+@app.middleware("http")
+async def api_version(request: Request, call_next):
+    response = await call_next(request)
+    response.headers["X-Clinic-Api"] = config.API_VERSION
+    return response
+
+
+STAFF_ONLY = [Depends(current_staff)]
+""", """\
+from fastapi import Depends, FastAPI, Response
+
+from . import config, errors
+from .routers import appointments, invoices, owners, pets, vets
+from .security import current_staff
+
+app = FastAPI(title="Clinic")
+errors.install(app)
+
+
+def api_version(response: Response) -> None:
+    response.headers["X-Clinic-Api"] = config.API_VERSION
+
+
+STAFF_ONLY = [Depends(current_staff), Depends(api_version)]
+""")
+_LAX_PAID = _in("routers/invoices", "paid filter is a lax bool", """\
+def list_invoices(paid: Literal["true", "false"] | None = None):
+    wanted = None if paid is None else paid == "true"
+    return [invoice for _, invoice in sorted(db.invoices.items())
+            if wanted in (None, invoice["paid"])]""", """\
+def list_invoices(paid: bool | None = None):
+    return [invoice for _, invoice in sorted(db.invoices.items())
+            if paid in (None, invoice["paid"])]""")
+
 PLANTED = (_HANDLER_CLASS, _HEADERS_DROPPED, _INVOICES_OPEN, _OWNERS_SLASH, _NO_HEAD,
            _LAX_WEIGHT, _UNIX_SECONDS, _CLOSE_BOUND, _BACK_TO_BACK, _FILTER_AFTER_PAGE,
-           _CASE_SORT, _ID_REUSE, _EMAIL_CASE, _EMPTY_KEY, _SHARED_DAYS, _NULL_HIDDEN)
+           _CASE_SORT, _ID_REUSE, _EMAIL_CASE, _EMPTY_KEY, _SHARED_DAYS, _NULL_HIDDEN,
+           _VERSION_ON_SUCCESS, _LAX_PAID)
 
 PROBES = _s22_repair_e.PROBE_HELPERS + '''\
 DESK = {"Authorization": "Bearer ${tok_desk}"}
@@ -995,6 +1071,35 @@ def probe_unknown_keys_refused(client):
                                                        "phone@${mail_domain}", "phone": "555"})
     return [_err(owner), _err(pet), [phone.status_code, phone.json().get("name"),
                                      phone.json().get("phone")]]
+
+
+def probe_version_header_everywhere(client):
+    rows = []
+    for method, path, headers in [("GET", "/owners?limit=1", DESK), ("GET", "/owners", {}),
+                                  ("GET", "/nowhere", DESK), ("GET", "/pets?limit=0", DESK),
+                                  ("POST", "/owners", VET1), ("GET", "/owners/98765", DESK)]:
+        r = client.request(method, path, headers=headers)
+        rows.append([method, path, r.status_code, r.headers.get("x-clinic-api")])
+    return rows
+
+
+def probe_invoice_paid_filter(client):
+    pet_id = _pet(client, _owner(client, "paid"))
+    mine = []
+    for minute, cents in [(0, 111), (30, 222)]:
+        booked = _book(client, pet_id, 2, _at(${open_hour} + 1, minute), ${min_minutes})
+        invoice = client.post("/invoices", headers=VET2, json={
+            "appointment_id": booked.json()["id"],
+            "lines": [{"item": "check", "cents": cents, "qty": 1}]})
+        mine.append(invoice.json()["id"])
+    client.post(f"/invoices/{mine[1]}/pay", headers=DESK | {"X-Payment-Key": "${payment_key}"})
+    rows = []
+    for query in ["", "?paid=true", "?paid=false", "?paid=1", "?paid=yes", "?paid=True"]:
+        r = client.get(f"/invoices{query}", headers=DESK)
+        body = r.json()
+        rows.append([query, r.status_code, [i["total_cents"] for i in body if i["id"] in mine]
+                     if isinstance(body, list) else _err(r)])
+    return rows
 '''
 
 PROMPT = '''\
@@ -1028,6 +1133,9 @@ id: `owner`, `pet`, `appointment`, `invoice`, `vet`), 405 `method_not_allowed`, 
 FastAPI reports it, e.g. `["body", "weight_grams"]`) per failing field. Bodies refuse unknown
 keys (422). Wherever a number is asked for below, only a JSON integer is valid: strings,
 floats (`900.0`) and booleans are 422.
+
+Every response, errors and 404s of unknown paths included, carries the header
+`X-Clinic-Api: ${api_version}`.
 
 ## Paging
 `GET /owners` and `GET /pets` take `limit` (1 to ${page_max}, default ${page_default}) and
@@ -1089,6 +1197,8 @@ The clinic is open Monday to Friday from ${open_hour}:00 to ${close_hour}:00 UTC
   to 99); unknown appointment 404; another vet's appointment 403 `not your appointment`; a
   cancelled one 409 `appointment cancelled`. 201 with `{"id", "appointment_id", "lines",
   "total_cents", "paid": false}`, total the sum of cents times qty.
+- `GET /invoices?paid=`: invoices by id; `paid`, if given, is exactly `true` or `false`
+  (anything else is 422) and keeps only the paid or the unpaid ones.
 - `GET /invoices/{id}`: 200 with it.
 - `POST /invoices/{id}/pay` needs a staff token as every route does, and the header
   `X-Payment-Key: ${payment_key}` (exact): 404 for an unknown invoice first, then 403 `bad
@@ -1136,6 +1246,10 @@ _REQS = (
      "breaks_per_day", _SHARED_DAYS),
     ("A new pet's body shows `chip_id` even when it is null.",
      "new_pet_shows_null_chip", _NULL_HIDDEN),
+    ("Every response, errors and unknown paths included, has `X-Clinic-Api: ${api_version}`.",
+     "version_header_everywhere", _VERSION_ON_SUCCESS),
+    ("`GET /invoices?paid=` takes exactly `true` or `false`; other values are 422.",
+     "invoice_paid_filter", _LAX_PAID),
 )
 
 
@@ -1192,9 +1306,11 @@ def _derive(p: dict) -> dict:
 _SPACE = {
     "staff": [
         {"tok_desk": "desk-4411", "desk": "Rita", "tok_vet1": "vet-ada-72", "vet1": "Ada",
-         "tok_vet2": "vet-ben-19", "vet2": "Ben", "payment_key": "till-8841"},
+         "tok_vet2": "vet-ben-19", "vet2": "Ben", "payment_key": "till-8841",
+         "api_version": "2026-03"},
         {"tok_desk": "rcp-0932", "desk": "Omar", "tok_vet1": "dr-lee-55", "vet1": "Lee",
-         "tok_vet2": "dr-kim-08", "vet2": "Kim", "payment_key": "pos-2207"},
+         "tok_vet2": "dr-kim-08", "vet2": "Kim", "payment_key": "pos-2207",
+         "api_version": "3.1"},
     ],
     "hours": [
         {"open_hour": 8, "close_hour": 18, "min_minutes": 15, "max_minutes": 90,
