@@ -663,9 +663,9 @@ _HEADERS_DROPPED = _in("errors", "error handler drops the exception's headers",
 _INVOICES_OPEN = _in("main", "invoices router included without the staff check",
                      "app.include_router(invoices.router, dependencies=STAFF_ONLY)",
                      "app.include_router(invoices.router)")
-_OWNERS_SLASH = _in("routers/owners", "owners collection routes at a trailing slash",
-                    '@router.post("", status_code=201, response_model=Owner)',
-                    '@router.post("/", status_code=201, response_model=Owner)')
+_SCHEDULE_SLASH = _in("routers/vets", "schedule route declared with a trailing slash",
+                      '@router.get("/{vet_id}/schedule", response_model=Schedule)',
+                      '@router.get("/{vet_id}/schedule/", response_model=Schedule)')
 _NO_HEAD = _in("routers/pets", "pet read answers GET only",
                '@router.api_route("/{pet_id}", methods=["GET", "HEAD"], response_model=Pet)',
                '@router.get("/{pet_id}", response_model=Pet)')
@@ -766,7 +766,7 @@ def list_invoices(paid: bool | None = None):
     return [invoice for _, invoice in sorted(db.invoices.items())
             if paid in (None, invoice["paid"])]""")
 
-PLANTED = (_HANDLER_CLASS, _HEADERS_DROPPED, _INVOICES_OPEN, _OWNERS_SLASH, _NO_HEAD,
+PLANTED = (_HANDLER_CLASS, _HEADERS_DROPPED, _INVOICES_OPEN, _SCHEDULE_SLASH, _NO_HEAD,
            _LAX_WEIGHT, _UNIX_SECONDS, _CLOSE_BOUND, _BACK_TO_BACK, _FILTER_AFTER_PAGE,
            _CASE_SORT, _ID_REUSE, _EMAIL_CASE, _EMPTY_KEY, _SHARED_DAYS, _NULL_HIDDEN,
            _VERSION_ON_SUCCESS, _LAX_PAID)
@@ -844,7 +844,7 @@ def probe_invoices_need_a_token(client):
             _err(client.post(f"{path}/pay", headers={"X-Payment-Key": "${payment_key}"}))]
 
 
-def probe_collections_without_slash(client):
+def probe_paths_without_redirects(client):
     plain = client.post("/owners", headers=DESK, json={"name": "Slash Less",
                                                        "email": "slash@${mail_domain}"},
                         follow_redirects=False)
@@ -852,8 +852,12 @@ def probe_collections_without_slash(client):
     pets = client.get("/pets", headers=DESK, follow_redirects=False)
     created = _body(plain)
     owner_id = created.get("id") if isinstance(created, dict) else None
+    schedule = client.get("/vets/2/schedule", headers=DESK, follow_redirects=False)
+    unknown = client.get("/vets/9/schedule", headers=DESK, follow_redirects=False)
     return [[plain.status_code, plain.headers.get("location") == f"/owners/{owner_id}"],
-            [listing.status_code, pets.status_code]]
+            [listing.status_code, pets.status_code],
+            [schedule.status_code, schedule.headers.get("location"), _body(schedule)],
+            _err(unknown)]
 
 
 def probe_head_on_pet(client):
@@ -1137,6 +1141,9 @@ floats (`900.0`) and booleans are 422.
 Every response, errors and 404s of unknown paths included, carries the header
 `X-Clinic-Api: ${api_version}`.
 
+Every path is served exactly as written in this document: no redirect to or from a form with
+a trailing slash.
+
 ## Paging
 `GET /owners` and `GET /pets` take `limit` (1 to ${page_max}, default ${page_default}) and
 `offset` (0 or more, default 0); outside those bounds is 422. They answer
@@ -1151,8 +1158,6 @@ Every response, errors and 404s of unknown paths included, carries the header
   (compared after trimming and lowercasing) is 409 `email already registered`.
 - `GET /owners`: all owners, ordered by name case-insensitively, ties by id.
 - `GET /owners/{id}`: 200 with the owner.
-The collection is served at `/owners` exactly (no redirect); the same for `/pets`,
-`/appointments` and `/invoices`.
 
 ## Pets
 - `POST /pets` (reception only): `{"owner_id", "name", "species", "weight_grams",
@@ -1221,8 +1226,9 @@ _REQS = (
      "error_headers_kept", _HEADERS_DROPPED),
     ("Invoice routes, like every route, need a staff token.",
      "invoices_need_a_token", _INVOICES_OPEN),
-    ("`POST /owners` is served at `/owners` itself: 201 with `Location`, no redirect.",
-     "collections_without_slash", _OWNERS_SLASH),
+    ("Paths are served exactly as written, without redirects: `POST /owners` is 201 with "
+     "`Location`, `GET /vets/{id}/schedule` is 200.",
+     "paths_without_redirects", _SCHEDULE_SLASH),
     ("`HEAD /pets/{id}` answers like GET without a body.", "head_on_pet", _NO_HEAD),
     ("`weight_grams` is a JSON integer from 1 to ${max_weight}.",
      "weight_is_a_json_integer", _LAX_WEIGHT),
@@ -1262,8 +1268,7 @@ _EXTRA = (
                         "def book(body: AppointmentIn, staff: Staff):\n"
                         "    if staff[\"role\"] != \"reception\":\n"
                         "        raise HTTPException(403, \"reception only\")\n"),
-                    _in("routers/owners", "any staff registers owners",
-                        "staff: Reception):", "staff: Staff):"))),
+                    )),
     Requirement("Cancelling: reception or the appointment's vet (403 otherwise), 409 the "
                 "second time; the list filters by vet and status, ordered by start.",
                 probes=("cancel_rules",), traps=(
