@@ -1131,11 +1131,12 @@ Every error, FastAPI's and Starlette's own included (unknown paths, 405s), has t
 `{"error": {"code": <code>, "message": <text>}}` and keeps the headers that come with it
 (`WWW-Authenticate` on 401s, `Allow` on 405s). Codes: 401 `unauthorized`, 403 `forbidden`,
 404 `not_found` (message `Not Found` for an unknown path, `<thing> not found` for an unknown
-id: `owner`, `pet`, `appointment`, `invoice`, `vet`), 405 `method_not_allowed`, 409
+id: `owner`, `pet`, `appointment`, `invoice`, `vet`), 405 `method_not_allowed` (message
+`Method Not Allowed`), 409
 `conflict`. Request validation failures are 422 with `{"error": {"code":
 "validation_failed", "message": "invalid request", "fields": [<loc>, ...]}}`, one `loc` (as
 FastAPI reports it, e.g. `["body", "weight_grams"]`) per failing field. Bodies refuse unknown
-keys (422). Wherever a number is asked for below, only a JSON integer is valid: strings,
+keys (422). Wherever a body field below is a number, only a JSON integer is valid: strings,
 floats (`900.0`) and booleans are 422.
 
 Every response, errors and 404s of unknown paths included, carries the header
