@@ -10,7 +10,7 @@ and `response_model_exclude_none` hiding a null. Each bug is one requirement's t
 is the reference with all of them."""
 
 from fastapi_env.tasks import Edit, Requirement
-from fastapi_env.tasks.repair import _s22_repair_e
+from fastapi_env.tasks.repair import _s21_repair_d, _s22_repair_e
 
 PKG = "clinic"
 
@@ -596,20 +596,10 @@ app.include_router(appointments.router, dependencies=STAFF_ONLY)
 app.include_router(invoices.router, dependencies=STAFF_ONLY)
 '''
 
-SOLUTION = '''\
+SOLUTION = """\
 from fastapi.testclient import TestClient
 
-from clinic.main import app
-
-
-def body(r):
-    try:
-        return r.json()
-    except ValueError:
-        return r.text
-
-
-client = TestClient(app, raise_server_exceptions=False)
+from clinic.main import app""" + _s21_repair_d.RESULT_CLIENT + '''\
 desk = {"Authorization": "Bearer ${tok_desk}"}
 owner = client.post("/owners", headers=desk,
                     json={"name": "${owner_name}", "email": "${owner_email}"})
@@ -721,17 +711,9 @@ _NULL_HIDDEN = _in("routers/pets", "a new pet's null chip_id is left out",
                    '@router.post("", status_code=201, response_model=Pet, '
                    'response_model_exclude_none=True)')
 
-_VERSION_ON_SUCCESS = _in("main", "version header set by a dependency, lost on errors", """\
-from fastapi import Depends, FastAPI, Request
-
-from . import config, errors
-from .routers import appointments, invoices, owners, pets, vets
-from .security import current_staff
-
-app = FastAPI(title="Clinic")
-errors.install(app)
-
-
+# The version header set by a dependency of the routers instead of a middleware: it reaches
+# successful responses only.
+_MIDDLEWARE = '''\
 @app.middleware("http")
 async def api_version(request: Request, call_next):
     response = await call_next(request)
@@ -740,23 +722,18 @@ async def api_version(request: Request, call_next):
 
 
 STAFF_ONLY = [Depends(current_staff)]
-""", """\
-from fastapi import Depends, FastAPI, Response
-
-from . import config, errors
-from .routers import appointments, invoices, owners, pets, vets
-from .security import current_staff
-
-app = FastAPI(title="Clinic")
-errors.install(app)
-
-
+'''
+_MAIN_HEAD = MAIN[MAIN.index("from fastapi"):MAIN.index(_MIDDLEWARE) + len(_MIDDLEWARE)]
+_VERSION_ON_SUCCESS = _in(
+    "main", "version header set by a dependency, lost on errors", _MAIN_HEAD,
+    _MAIN_HEAD.replace("Depends, FastAPI, Request", "Depends, FastAPI, Response").replace(
+        _MIDDLEWARE, '''\
 def api_version(response: Response) -> None:
     response.headers["X-Clinic-Api"] = config.API_VERSION
 
 
 STAFF_ONLY = [Depends(current_staff), Depends(api_version)]
-""")
+'''))
 _LAX_PAID = _in("routers/invoices", "paid filter is a lax bool", """\
 def list_invoices(paid: Literal["true", "false"] | None = None):
     wanted = None if paid is None else paid == "true"
