@@ -568,6 +568,18 @@ def pay(invoice_id: int, x_payment_key: Annotated[str | None, Header()] = None):
     return invoice
 '''
 
+# Adds the version header to every response, errors included.
+_MIDDLEWARE = '''\
+@app.middleware("http")
+async def api_version(request: Request, call_next):
+    response = await call_next(request)
+    response.headers["X-Clinic-Api"] = config.API_VERSION
+    return response
+
+
+STAFF_ONLY = [Depends(current_staff)]
+'''
+
 MAIN = '''\
 """The clinic application: error format, routers, the staff check on every area."""
 
@@ -581,15 +593,7 @@ app = FastAPI(title="Clinic")
 errors.install(app)
 
 
-@app.middleware("http")
-async def api_version(request: Request, call_next):
-    response = await call_next(request)
-    response.headers["X-Clinic-Api"] = config.API_VERSION
-    return response
-
-
-STAFF_ONLY = [Depends(current_staff)]
-app.include_router(owners.router, dependencies=STAFF_ONLY)
+''' + _MIDDLEWARE + '''app.include_router(owners.router, dependencies=STAFF_ONLY)
 app.include_router(pets.router, dependencies=STAFF_ONLY)
 app.include_router(vets.router, dependencies=STAFF_ONLY)
 app.include_router(appointments.router, dependencies=STAFF_ONLY)
@@ -713,16 +717,6 @@ _NULL_HIDDEN = _in("routers/pets", "a new pet's null chip_id is left out",
 
 # The version header set by a dependency of the routers instead of a middleware: it reaches
 # successful responses only.
-_MIDDLEWARE = '''\
-@app.middleware("http")
-async def api_version(request: Request, call_next):
-    response = await call_next(request)
-    response.headers["X-Clinic-Api"] = config.API_VERSION
-    return response
-
-
-STAFF_ONLY = [Depends(current_staff)]
-'''
 _MAIN_HEAD = MAIN[MAIN.index("from fastapi"):MAIN.index(_MIDDLEWARE) + len(_MIDDLEWARE)]
 _VERSION_ON_SUCCESS = _in(
     "main", "version header set by a dependency, lost on errors", _MAIN_HEAD,
