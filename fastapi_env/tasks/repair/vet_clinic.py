@@ -172,8 +172,6 @@ STORE = '''\
 
 from . import config
 
-TABLES = ("owners", "pets", "appointments", "invoices")
-
 
 class Store:
     def __init__(self) -> None:
@@ -182,7 +180,7 @@ class Store:
         self.appointments: dict[int, dict] = {}
         self.invoices: dict[int, dict] = {}
         self.breaks = {vet_id: {day: [] for day in config.DAYS} for vet_id in config.VETS}
-        self.last_id = dict.fromkeys(TABLES, 0)
+        self.last_id = dict.fromkeys(["owners", "pets", "appointments", "invoices"], 0)
 
     def add(self, table: str, record: dict) -> dict:
         rows = getattr(self, table)
@@ -531,6 +529,13 @@ from ..store import db
 router = APIRouter(prefix="/invoices", tags=["invoices"])
 
 
+@router.get("", response_model=list[Invoice])
+def list_invoices(paid: Literal["true", "false"] | None = None):
+    wanted = None if paid is None else paid == "true"
+    return [invoice for _, invoice in sorted(db.invoices.items())
+            if wanted in (None, invoice["paid"])]
+
+
 @router.post("", status_code=201, response_model=Invoice)
 def write_invoice(body: InvoiceIn, staff: Vet):
     appointment = find("appointments", body.appointment_id, "appointment")
@@ -543,13 +548,6 @@ def write_invoice(body: InvoiceIn, staff: Vet):
     record = {"appointment_id": body.appointment_id, "lines": lines, "total_cents": total,
               "paid": False}
     return db.add("invoices", record)
-
-
-@router.get("", response_model=list[Invoice])
-def list_invoices(paid: Literal["true", "false"] | None = None):
-    wanted = None if paid is None else paid == "true"
-    return [invoice for _, invoice in sorted(db.invoices.items())
-            if wanted in (None, invoice["paid"])]
 
 
 @router.get("/{invoice_id}", response_model=Invoice)
@@ -691,7 +689,7 @@ _CASE_SORT = _in("routers/owners", "owners sorted case-sensitively",
                  'key=lambda owner: (owner["name"].casefold(), owner["id"])',
                  'key=lambda owner: (owner["name"], owner["id"])')
 _ID_REUSE = _in("store", "ids counted from the table size", '''\
-        self.last_id = dict.fromkeys(TABLES, 0)
+        self.last_id = dict.fromkeys(["owners", "pets", "appointments", "invoices"], 0)
 
     def add(self, table: str, record: dict) -> dict:
         rows = getattr(self, table)
@@ -728,14 +726,17 @@ def api_version(response: Response) -> None:
 
 STAFF_ONLY = [Depends(current_staff), Depends(api_version)]
 '''))
-_LAX_PAID = _in("routers/invoices", "paid filter is a lax bool", """\
+# A lax bool takes 1, yes, on, True...: the edit spans the imports so that `Literal` goes too.
+_INVOICES_HEAD = INVOICES[INVOICES.index("from typing"):INVOICES.index("@router.post")]
+_LAX_PAID = _in("routers/invoices", "paid filter is a lax bool", _INVOICES_HEAD,
+                _INVOICES_HEAD.replace("Annotated, Literal", "Annotated").replace("""\
 def list_invoices(paid: Literal["true", "false"] | None = None):
     wanted = None if paid is None else paid == "true"
     return [invoice for _, invoice in sorted(db.invoices.items())
             if wanted in (None, invoice["paid"])]""", """\
 def list_invoices(paid: bool | None = None):
     return [invoice for _, invoice in sorted(db.invoices.items())
-            if paid in (None, invoice["paid"])]""")
+            if paid in (None, invoice["paid"])]"""))
 
 PLANTED = (_HANDLER_CLASS, _HEADERS_DROPPED, _INVOICES_OPEN, _SCHEDULE_SLASH, _NO_HEAD,
            _LAX_WEIGHT, _UNIX_SECONDS, _CLOSE_BOUND, _BACK_TO_BACK, _FILTER_AFTER_PAGE,
