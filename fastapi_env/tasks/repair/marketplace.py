@@ -735,6 +735,61 @@ def probe_review_needs_live_purchase(client):
     r = client.post(f"/listings/{item['id']}/reviews", headers=BUYER2, json={"rating": 1})
     rows.append([r.status_code, r.json().get("rating")])
     return rows
+
+def probe_listing_owner_only(client):
+    item = _listing(client, "owned item")
+    return [_row(client.patch(f"/listings/{item['id']}", headers=SELLER2, json={"stock": 1})),
+            _row(client.delete(f"/listings/{item['id']}", headers=SELLER2)),
+            _brief(client.patch(f"/listings/{item['id']}", headers=SELLER, json={"stock": None})),
+            [client.patch(f"/listings/{item['id']}", headers=ADMIN,
+                          json={"price_cents": 777}).json().get("price_cents")],
+            [client.get(f"/listings/{item['id']}").json()["stock"]]]
+
+
+def probe_listing_validation(client):
+    rows = []
+    for title, price, category in [("  abc  ", 1, "${cat1_upper}"), ("  ab  ", 5, "${cat0}"),
+                                   ("t" * 60, 1000000, "${cat0}"), ("t" * 61, 5, "${cat0}"),
+                                   ("fine title", 0, "${cat0}"), ("fine title", "5", "${cat0}"),
+                                   ("fine title", 5, "nothing")]:
+        r = client.post("/listings", headers=SELLER, json={
+            "title": title, "price_cents": price, "stock": 1, "category": category})
+        shown = [r.json()["title"], r.json()["category"]] if r.status_code == 201 else _brief(r)
+        rows.append([title, price, shown])
+    rows.append(_row(client.post("/listings", headers=BUYER, json={"title": 1})))
+    return rows
+
+
+def probe_orders_are_private(client):
+    item = _listing(client, "private order item")
+    made = _order(client, item["id"]).json()
+    return [_row(client.get(f"/orders/{made['id']}", headers=BUYER2)),
+            [made["id"] in [o["id"] for o in client.get("/orders", headers=BUYER2).json()]],
+            [client.get(f"/orders/{made['id']}", headers=ADMIN).status_code],
+            _row(client.post(f"/orders/{made['id']}/cancel", headers=BUYER2))]
+
+
+def probe_cancel_restores_stock(client):
+    item = _listing(client, "cancel item", stock=6)
+    made = _order(client, item["id"], quantity=2).json()
+    rows = [[client.get(f"/listings/{item['id']}").json()["stock"]]]
+    r = client.post(f"/orders/{made['id']}/cancel", headers=BUYER)
+    rows.append([r.status_code, r.json().get("status"),
+                 client.get(f"/listings/{item['id']}").json()["stock"]])
+    rows.append(_row(client.post(f"/orders/{made['id']}/cancel", headers=BUYER)))
+    rows.append(_row(client.post("/orders", headers=BUYER, json={})))
+    return rows
+
+
+def probe_review_once(client):
+    item = _listing(client, "once item")
+    _order(client, item["id"])
+    rows = []
+    for rating in [0, ${max_rating} + 1, ${max_rating}, 1]:
+        r = client.post(f"/listings/{item['id']}/reviews", headers=BUYER, json={"rating": rating})
+        rows.append([rating, _brief(r) if r.status_code != 201 else r.json()["rating"]])
+    rows.append([len(client.get(f"/listings/{item['id']}/reviews").json())])
+    return rows
 '''
 
 _SETS = {
@@ -888,5 +943,36 @@ FAMILY = repair_family(
              B_NOTE),
         _req("Only a buyer with an order that is not cancelled may review; 403 otherwise.",
              "review_needs_live_purchase", B_CANCELLED),
+        _req("Only the owning seller or an admin changes or deletes a listing (403 `not your "
+             "listing`); a PATCH changes only the keys sent and null is 422.",
+             "listing_owner_only",
+             _r("listings", "ownership not checked", """\
+    if user["role"] != "admin" and listing["seller"] != user["name"]:
+        raise HTTPException(403, "not your listing")
+""", ""),
+             _in("schemas", "patch stock accepts null", "    stock: Stock = None",
+                 "    stock: Stock | None = None")),
+        _req("Listing fields are validated as stated (title trimmed 3 to 60, price 1 to 1000000 "
+             "as a JSON integer, known category in any case); a buyer is 403 first.",
+             "listing_validation",
+             _in("schemas", "title not trimmed", "StringConstraints(strip_whitespace=True, "
+                 "min_length=3", "StringConstraints(min_length=3")),
+        _req("Another buyer's order is 404 and not listed; admins see it.", "orders_are_private",
+             _r("orders", "orders visible to every buyer",
+                'if order is None or (user["role"] != "admin" and order["buyer"] != user["name"]):',
+                "if order is None:")),
+        _req("Cancelling restores the stock; a second cancel is 409; an empty cart is 409.",
+             "cancel_restores_stock",
+             _r("orders", "cancel keeps the stock", """\
+    for line in order["items"]:
+        if line["listing_id"] in store.LISTINGS:
+            store.LISTINGS[line["listing_id"]]["stock"] += line["quantity"]
+""", "")),
+        _req("A rating is 1 to ${max_rating}; a second review is 409.", "review_once",
+             _r("reviews", "reviews not limited to one", """\
+    if any(review["listing_id"] == listing_id and review["buyer"] == user["name"]
+           for review in store.REVIEWS.values()):
+        raise HTTPException(409, "already reviewed")
+""", "")),
     ),
 )
