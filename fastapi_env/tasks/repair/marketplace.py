@@ -862,8 +862,20 @@ def probe_review_once(client):
     rows = []
     for rating in [0, ${max_rating} + 1, ${max_rating}, 1]:
         r = client.post(f"/listings/{item['id']}/reviews", headers=BUYER, json={"rating": rating})
-        rows.append([rating, _brief(r) if r.status_code != 201 else r.json()["rating"]])
+        rows.append([rating, _brief(r) if r.status_code != 201 else
+                     [r.json()["rating"], r.json()["text"]]])
     rows.append([len(client.get(f"/listings/{item['id']}/reviews").json())])
+    return rows
+
+
+def probe_listing_gone_from_carts(client):
+    item = _listing(client, "gone from carts")
+    for who in (BUYER, BUYER2):
+        client.put(f"/cart/items/{item['id']}", headers=who, json={"quantity": 1})
+    client.delete(f"/listings/{item['id']}", headers=SELLER)
+    rows = [[r.status_code, item["id"] in [line["listing_id"] for line in r.json()["items"]]]
+            for r in (client.get("/cart", headers=BUYER), client.get("/cart", headers=BUYER2))]
+    rows.append(_row(client.put(f"/cart/items/{item['id']}", headers=BUYER, json={"quantity": 1})))
     return rows
 '''
 
@@ -1088,6 +1100,15 @@ def change_listing(body: ListingPatch, listing: dict = Depends(owned_listing)):
                  "note: str | None = None"),
              _in("schemas", "review text limit one short", 'text: str = Field("", max_length=200)',
                  'text: str = Field("", max_length=199)')),
+        _req("A deleted listing leaves every cart; putting an unknown listing in a cart is 404 "
+             "`listing not found`.", "listing_gone_from_carts",
+             _in("store", "deleted listing stays in carts", '''\
+    for cart in CARTS.values():
+        cart.pop(listing_id, None)
+''', ""),
+             _r("carts", "cart accepts an unknown listing",
+                "def put_item(listing_id: int, body: CartLineIn, user: Buyer):\n    find_listing(listing_id)\n",
+                "def put_item(listing_id: int, body: CartLineIn, user: Buyer):\n")),
         _req("Reviews of an unknown listing are 404 `listing not found`, to add or to list.",
              "review_unknown_listing",
              _r("reviews", "review of an unknown listing not looked up",
@@ -1107,7 +1128,10 @@ def change_listing(body: ListingPatch, listing: dict = Depends(owned_listing)):
         if line["listing_id"] in store.LISTINGS:
             store.LISTINGS[line["listing_id"]]["stock"] += line["quantity"]
 """, "")),
-        _req("A rating is 1 to ${max_rating}; a second review is 409.", "review_once",
+        _req("A rating is 1 to ${max_rating}; `text` defaults to \"\"; a second review is 409.",
+             "review_once",
+             _in("schemas", "review text defaults to null", 'text: str = Field("", max_length=200)',
+                 'text: str | None = Field(None, max_length=200)'),
              _r("reviews", "reviews not limited to one", """\
     if any(review["listing_id"] == listing_id and review["buyer"] == user["name"]
            for review in store.REVIEWS.values()):
