@@ -947,7 +947,7 @@ standard 422 `{"detail": [...]}`. Every path below answers exactly as written: n
   (default: highest id first), `price_asc`, `price_desc` (ties by id, lowest first, in both price
   orders), `limit` from 1 to ${max_limit} (default ${default_limit}), `offset` from 0 (default 0).
   Filters apply before sorting and paging; `X-Total-Count` is the number of listings matching
-  the filters. Out-of-range or unknown values are 422.
+  the filters. An out-of-range `limit` or `offset`, or an unknown `sort`, is 422.
 - `GET /listings/{id}`: 200 or 404 `listing not found`.
 - `PATCH /listings/{id}` (sellers and admins) with any of `title`, `price_cents`, `stock` (same
   rules; null is 422): only the keys sent change; 200 with the listing. Another seller's listing
