@@ -760,6 +760,81 @@ def probe_listing_validation(client):
     return rows
 
 
+def probe_listing_number_bounds(client):
+    rows = []
+    for price, stock in [(5, 0), (5, 10000), (5, -1), (5, 10001), (5, "3"), (1000001, 1)]:
+        r = client.post("/listings", headers=SELLER, json={
+            "title": "number bound", "price_cents": price, "stock": stock, "category": "${cat0}"})
+        rows.append([price, stock, r.json()["stock"] if r.status_code == 201 else _brief(r)])
+    return rows
+
+
+def probe_patch_validation_first(client):
+    item = _listing(client, "precedence item")
+    gone = _listing(client, "precedence gone")
+    client.delete(f"/listings/{gone['id']}", headers=SELLER)
+    return [_brief(client.patch(f"/listings/{gone['id']}", headers=SELLER, json={"stock": -1})),
+            _brief(client.patch(f"/listings/{item['id']}", headers=SELLER2,
+                                json={"price_cents": 0})),
+            _brief(client.patch(f"/listings/{item['id']}", headers=BUYER, json={"stock": -1})),
+            [client.get(f"/listings/{item['id']}").json()["price_cents"]]]
+
+
+def probe_cart_total(client):
+    first = _listing(client, "total one", price=${price1})
+    second = _listing(client, "total two", price=300)
+    before = client.get("/cart", headers=BUYER2).json()["total_cents"]
+    client.put(f"/cart/items/{second['id']}", headers=BUYER2, json={"quantity": 2})
+    r = client.put(f"/cart/items/{first['id']}", headers=BUYER2, json={"quantity": 3})
+    cart = client.get("/cart", headers=BUYER2).json()
+    mine = [line["listing_id"] - first["id"] for line in cart["items"]
+            if line["listing_id"] in (first["id"], second["id"])]
+    for item in (first, second):
+        client.delete(f"/cart/items/{item['id']}", headers=BUYER2)
+    return [[r.json()["total_cents"] - before, cart["total_cents"] - before, mine]]
+
+
+def probe_cart_line_removal(client):
+    item = _listing(client, "removal item")
+    client.put(f"/cart/items/{item['id']}", headers=BUYER2, json={"quantity": 1})
+    first = client.delete(f"/cart/items/{item['id']}", headers=BUYER2)
+    return [[first.status_code, first.content.decode()],
+            _row(client.delete(f"/cart/items/{item['id']}", headers=BUYER2)),
+            _row(client.delete(f"/cart/items/{item['id']}", headers=BUYER))]
+
+
+def probe_order_list(client):
+    item = _listing(client, "order list item")
+    made = [_order(client, item["id"], headers=who).json()["id"] for who in (BUYER, BUYER2, BUYER)]
+
+    def seen(headers):
+        return [made.index(order["id"]) for order in client.get("/orders", headers=headers).json()
+                if order["id"] in made]
+
+    return [seen(BUYER), seen(BUYER2), seen(ADMIN)]
+
+
+def probe_text_limits(client):
+    item = _listing(client, "limits item")
+    client.put(f"/cart/items/{item['id']}", headers=BUYER2, json={"quantity": 1})
+    rows = [_brief(client.post("/orders", headers=BUYER2, json={"note": "n" * 101}))]
+    r = client.post("/orders", headers=BUYER2, json={"note": "n" * 100})
+    rows.append([r.status_code, len(r.json().get("note") or "")])
+    reviews = f"/listings/{item['id']}/reviews"
+    rows.append(_brief(client.post(reviews, headers=BUYER2, json={"rating": 1, "text": "t" * 201})))
+    r = client.post(reviews, headers=BUYER2, json={"rating": 1, "text": "t" * 200})
+    rows.append([r.status_code, len(r.json().get("text") or "")])
+    return rows
+
+
+def probe_review_unknown_listing(client):
+    item = _listing(client, "vanished item")
+    client.delete(f"/listings/{item['id']}", headers=SELLER)
+    reviews = f"/listings/{item['id']}/reviews"
+    return [_row(client.post(reviews, headers=BUYER, json={"rating": 1})),
+            _row(client.get(reviews))]
+
+
 def probe_orders_are_private(client):
     item = _listing(client, "private order item")
     made = _order(client, item["id"]).json()
@@ -787,8 +862,20 @@ def probe_review_once(client):
     rows = []
     for rating in [0, ${max_rating} + 1, ${max_rating}, 1]:
         r = client.post(f"/listings/{item['id']}/reviews", headers=BUYER, json={"rating": rating})
-        rows.append([rating, _brief(r) if r.status_code != 201 else r.json()["rating"]])
+        rows.append([rating, _brief(r) if r.status_code != 201 else
+                     [r.json()["rating"], r.json()["text"]]])
     rows.append([len(client.get(f"/listings/{item['id']}/reviews").json())])
+    return rows
+
+
+def probe_listing_gone_from_carts(client):
+    item = _listing(client, "gone from carts")
+    for who in (BUYER, BUYER2):
+        client.put(f"/cart/items/{item['id']}", headers=who, json={"quantity": 1})
+    client.delete(f"/listings/{item['id']}", headers=SELLER)
+    rows = [[r.status_code, item["id"] in [line["listing_id"] for line in r.json()["items"]]]
+            for r in (client.get("/cart", headers=BUYER), client.get("/cart", headers=BUYER2))]
+    rows.append(_row(client.put(f"/cart/items/{item['id']}", headers=BUYER, json={"quantity": 1})))
     return rows
 '''
 
@@ -860,14 +947,16 @@ standard 422 `{"detail": [...]}`. Every path below answers exactly as written: n
   (default: highest id first), `price_asc`, `price_desc` (ties by id, lowest first, in both price
   orders), `limit` from 1 to ${max_limit} (default ${default_limit}), `offset` from 0 (default 0).
   Filters apply before sorting and paging; `X-Total-Count` is the number of listings matching
-  the filters. Out-of-range or unknown values are 422.
+  the filters. An out-of-range `limit` or `offset`, or an unknown `sort`, is 422.
 - `GET /listings/{id}`: 200 or 404 `listing not found`.
 - `PATCH /listings/{id}` (sellers and admins) with any of `title`, `price_cents`, `stock` (same
   rules; null is 422): only the keys sent change; 200 with the listing. Another seller's listing
-  is 403 `not your listing` (admins may change any).
+  is 403 `not your listing` (admins may change any). A body breaking these rules is 422 even
+  for an unknown listing or another seller's; a buyer is 403 `sellers only` before that.
 - `DELETE /listings/{id}` (same callers and rule): 204, empty body; it leaves every cart.
 - `GET /cart` (buyers): 200 `{"items": [{"listing_id", "quantity", "price_cents"}],
-  "total_cents"}`, items by listing id. Each buyer has their own cart.
+  "total_cents"}`, items by listing id, `total_cents` the sum of quantity times `price_cents`
+  over them. Each buyer has their own cart.
 - `PUT /cart/items/{listing_id}` (buyers) with `{"quantity"}`, a JSON integer from 1 to
   ${max_qty} (strings, floats and booleans are 422): sets the line; 200 with the cart; unknown
   listing 404 `listing not found`. `DELETE /cart/items/{listing_id}`: 204, or 404 `item not in
@@ -883,10 +972,12 @@ standard 422 `{"detail": [...]}`. Every path below answers exactly as written: n
 - `POST /orders/{id}/cancel` (buyers, their own): 200 with the order, `status` `cancelled`, the
   stock restored; a cancelled order is 409 `order already cancelled`.
 - `POST /listings/{id}/reviews` (buyers) with `{"rating": <JSON integer 1 to ${max_rating}>,
-  "text"?: <at most 200 characters, default "">}`: 404 for an unknown listing, 403 `purchase
+  "text"?: <at most 200 characters, default "">}`: 404 `listing not found` for an unknown
+  listing, 403 `purchase
   required` unless the buyer has an order that is not cancelled containing it, 409 `already
   reviewed` for a second review; 201 `{"id", "listing_id", "buyer", "rating", "text"}`.
-  `GET /listings/{id}/reviews` (no token): 200 with them, by id; 404 for an unknown listing.
+  `GET /listings/{id}/reviews` (no token): 200 with them, by id; 404 `listing not found` for an
+  unknown listing.
 
 `result` has three rows, each `[status, body]`:
 1. as `${seller}`: `POST /listings` with `{"title": "${title1}", "price_cents": ${price1},
@@ -957,6 +1048,75 @@ FAMILY = repair_family(
              "listing_validation",
              _in("schemas", "title not trimmed", "StringConstraints(strip_whitespace=True, "
                  "min_length=3", "StringConstraints(min_length=3")),
+        _req("Listing `stock` is a JSON integer from 0 to 10000 and `price_cents` at most 1000000.",
+             "listing_number_bounds",
+             _in("schemas", "stock bound exclusive", "Field(ge=0, le=config.MAX_STOCK)",
+                 "Field(ge=0, lt=config.MAX_STOCK)"),
+             _in("schemas", "price bound unchecked above", "Field(ge=1, le=config.MAX_PRICE_CENTS)",
+                 "Field(ge=1)")),
+        _req("A PATCH body breaking the rules is 422 even for an unknown or another seller's "
+             "listing; a buyer is 403 first.", "patch_validation_first",
+             _r("listings", "listing looked up before the body is validated", '''\
+@router.patch("/{listing_id}", response_model=Listing)
+def change_listing(listing_id: int, body: ListingPatch, user: SellerOrAdmin):
+    listing = own_listing(listing_id, user)
+''', '''\
+from fastapi import Depends  # noqa: E402
+
+
+def owned_listing(listing_id: int, user: SellerOrAdmin) -> dict:
+    return own_listing(listing_id, user)
+
+
+@router.patch("/{listing_id}", response_model=Listing)
+def change_listing(body: ListingPatch, listing: dict = Depends(owned_listing)):
+''')),
+        _req("The cart lists items by listing id; `total_cents` sums quantity times price.",
+             "cart_total",
+             _r("carts", "cart total ignores quantities",
+                'sum(l["quantity"] * l["price_cents"] for l in lines)}',
+                'sum(l["price_cents"] for l in lines)}'),
+             _r("carts", "cart lines in the order they were added",
+                "for listing_id, quantity in sorted(items.items())]",
+                "for listing_id, quantity in items.items()]")),
+        _req("Removing a cart line is 204 with an empty body; a line not in the cart is 404 "
+             "`item not in cart`.", "cart_line_removal",
+             _r("carts", "removing a missing line succeeds", '''\
+    if store.CARTS[user["name"]].pop(listing_id, None) is None:
+        raise HTTPException(404, "item not in cart")
+''', '''\
+    store.CARTS[user["name"]].pop(listing_id, None)
+''')),
+        _req("`GET /orders` lists by id: a buyer their own, an admin every order.", "order_list",
+             _r("orders", "order list newest first",
+                "return [order for order in store.ORDERS.values()",
+                "return [order for order in reversed(store.ORDERS.values())"),
+             _r("orders", "admin lists only their own orders",
+                'if user["role"] == "admin" or order["buyer"] == user["name"]]',
+                'if order["buyer"] == user["name"]]')),
+        _req("An order `note` is at most 100 characters and a review `text` at most 200.",
+             "text_limits",
+             _in("schemas", "note length unlimited", "note: str | None = Field(None, max_length=100)",
+                 "note: str | None = None"),
+             _in("schemas", "review text limit one short", 'text: str = Field("", max_length=200)',
+                 'text: str = Field("", max_length=199)')),
+        _req("A deleted listing leaves every cart; putting an unknown listing in a cart is 404 "
+             "`listing not found`.", "listing_gone_from_carts",
+             _in("store", "deleted listing stays in carts", '''\
+    for cart in CARTS.values():
+        cart.pop(listing_id, None)
+''', ""),
+             _r("carts", "cart accepts an unknown listing",
+                "def put_item(listing_id: int, body: CartLineIn, user: Buyer):\n    find_listing(listing_id)\n",
+                "def put_item(listing_id: int, body: CartLineIn, user: Buyer):\n")),
+        _req("Reviews of an unknown listing are 404 `listing not found`, to add or to list.",
+             "review_unknown_listing",
+             _r("reviews", "review of an unknown listing not looked up",
+                "def add_review(listing_id: int, body: ReviewIn, user: Buyer):\n    find_listing(listing_id)\n",
+                "def add_review(listing_id: int, body: ReviewIn, user: Buyer):\n"),
+             _r("reviews", "reviews listed for an unknown listing",
+                "def list_reviews(listing_id: int):\n    find_listing(listing_id)\n",
+                "def list_reviews(listing_id: int):\n")),
         _req("Another buyer's order is 404 and not listed; admins see it.", "orders_are_private",
              _r("orders", "orders visible to every buyer",
                 'if order is None or (user["role"] != "admin" and order["buyer"] != user["name"]):',
@@ -968,7 +1128,10 @@ FAMILY = repair_family(
         if line["listing_id"] in store.LISTINGS:
             store.LISTINGS[line["listing_id"]]["stock"] += line["quantity"]
 """, "")),
-        _req("A rating is 1 to ${max_rating}; a second review is 409.", "review_once",
+        _req("A rating is 1 to ${max_rating}; `text` defaults to \"\"; a second review is 409.",
+             "review_once",
+             _in("schemas", "review text defaults to null", 'text: str = Field("", max_length=200)',
+                 'text: str | None = Field(None, max_length=200)'),
              _r("reviews", "reviews not limited to one", """\
     if any(review["listing_id"] == listing_id and review["buyer"] == user["name"]
            for review in store.REVIEWS.values()):
