@@ -1076,6 +1076,95 @@ def probe_invoice_paid_filter(client):
         rows.append([query, r.status_code, [i["total_cents"] for i in body if i["id"] in mine]
                      if isinstance(body, list) else _err(r)])
     return rows
+
+
+def probe_booking_failure_order(client):
+    pet_id = _pet(client, _owner(client, "order"))
+    client.post("/vets/2/breaks", headers=VET2, json={"day": "wed", "hour": ${open_hour}})
+    taken = _book(client, pet_id, 2, _at(${open_hour} + 1, 15, day="${wednesday}"), 30)
+    rows = [_sc(taken)]
+    for pet, vet, starts_at, minutes in [
+        (98765, 9, _at(${open_hour}), ${min_minutes}),
+        (98765, 2, _at(${open_hour} - 1), ${min_minutes}),
+        (pet_id, 9, _at(${open_hour} - 1), ${min_minutes}),
+        (pet_id, 2, _at(${open_hour} - 1, 30, day="${wednesday}"), 60),
+        (pet_id, 2, _at(${open_hour}, 45, day="${wednesday}"), 45),
+    ]:
+        rows.append(_err(_book(client, pet, vet, starts_at, minutes)))
+    return rows
+
+
+def probe_break_edges(client):
+    pet_id = _pet(client, _owner(client, "edges"))
+    client.post("/vets/2/breaks", headers=VET2, json={"day": "wed", "hour": ${break_hour}})
+    rows = []
+    for hour, minute, minutes in [(${break_hour} - 1, 45, 15), (${break_hour} - 1, 50, 15),
+                                  (${break_hour}, 59, ${min_minutes}), (${break_hour} + 1, 0, 15),
+                                  (${break_hour} - 1, 0, 90)]:
+        r = _book(client, pet_id, 2, _at(hour, minute, day="${wednesday}"), minutes)
+        rows.append([hour, minute, minutes] + _sc(r))
+        if r.status_code == 201:
+            client.post(f"/appointments/{r.json()['id']}/cancel", headers=DESK)
+    return rows
+
+
+def probe_break_hour_range(client):
+    rows = []
+    for hour in [${open_hour} - 1, ${open_hour}, ${close_hour_less}, ${close_hour}]:
+        r = client.post("/vets/2/breaks", headers=VET2, json={"day": "fri", "hour": hour})
+        rows.append([hour] + (_err(r) if r.status_code >= 400 else _sc(r)))
+    return rows
+
+
+def probe_break_route_order(client):
+    bad = {"day": "sat", "hour": ${open_hour}}
+    good = {"day": "thu", "hour": ${close_hour_less}}
+    return [_err(client.post("/vets/9/breaks", headers=VET1, json=bad)),
+            _err(client.post("/vets/9/breaks", headers=DESK, json=good)),
+            _err(client.post("/vets/2/breaks", headers=VET1, json=bad)),
+            _err(client.post("/vets/2/breaks", headers=DESK, json=bad)),
+            _err(client.post("/vets/2/breaks", headers=VET1, json=good)),
+            _err(client.post("/vets/2/breaks", json=bad))]
+
+
+def probe_cancel_order(client):
+    pet_id = _pet(client, _owner(client, "cancel-order"))
+    booked = _book(client, pet_id, 1, _at(${open_hour} + 7, 30, day="${tuesday}"), 20).json()["id"]
+    path = f"/appointments/{booked}/cancel"
+    rows = [_sc(client.post(path, headers=VET1))]
+    return rows + [_err(client.post(path, headers=VET2)), _err(client.post(path, headers=VET1)),
+                   _err(client.post("/appointments/98765/cancel", headers=VET2)),
+                   _err(client.post("/appointments/x/cancel", headers=VET2))]
+
+
+def probe_owner_paging_bounds(client):
+    for index in range(${page_max} + 1):
+        client.post("/owners", headers=DESK, json={"name": f"Pager {index}",
+                                                   "email": f"pager{index}@${mail_domain}"})
+    rows = []
+    for query in ["", "?limit=1", "?limit=${page_max}", "?offset=0&limit=1", "?limit=0",
+                  f"?limit={${page_max} + 1}", "?offset=-1", "?limit=x"]:
+        r = client.get(f"/owners{query}", headers=DESK)
+        rows.append([query, r.status_code, len(r.json()["items"]) if r.status_code == 200
+                     else r.json().get("error", {}).get("fields")])
+    return rows
+
+
+def probe_owner_phone(client):
+    rows = []
+    for tag, extra in [("no-phone", {}), ("null-phone", {"phone": None}),
+                       ("text-phone", {"phone": "+44 20 7946 0018"}), ("int-phone", {"phone": 5550}),
+                       ("bool-phone", {"phone": True})]:
+        r = client.post("/owners", headers=DESK, json={"name": f"Phone {tag}",
+                                                       "email": f"{tag}@${mail_domain}"} | extra)
+        body = r.json()
+        if r.status_code != 201:
+            rows.append([tag] + _err(r))
+            continue
+        read = client.get(f"/owners/{body['id']}", headers=DESK).json()
+        rows.append([tag, r.status_code, sorted(body), body.get("phone", "absent"),
+                     read.get("phone", "absent")])
+    return rows
 '''
 
 PROMPT = '''\
@@ -1126,8 +1215,9 @@ a trailing slash.
 ## Owners
 - `POST /owners` (reception only, 403 `reception only` otherwise): `{"name", "email",
   "phone"?}`; name 1 to 60 characters after trimming; email trimmed and lowercased, exactly one
-  `@` with text on both sides; phone a string or null (default null). 201 with
-  `{"id", "name", "email", "phone"}` and `Location: /owners/<id>`. An email already registered
+  `@` with text on both sides; phone a JSON string or null (default null; numbers and
+  booleans are 422). 201 with `{"id", "name", "email", "phone"}` (every key present, `phone`
+  null included) and `Location: /owners/<id>`. An email already registered
   (compared after trimming and lowercasing) is 409 `email already registered`.
 - `GET /owners`: all owners, ordered by name case-insensitively, ties by id.
 - `GET /owners/{id}`: 200 with the owner.
@@ -1149,9 +1239,11 @@ The clinic is open Monday to Friday from ${open_hour}:00 to ${close_hour}:00 UTC
 - `GET /vets/{vet_id}/schedule`: `{"vet_id", "name", "open_hour", "close_hour", "breaks":
   {"mon": [...], "tue": [...], "wed": [...], "thu": [...], "fri": [...]}}`, each day's break
   hours ascending; a break hour `h` blocks `h:00` to `h+1:00` of that day only.
-- `POST /vets/{vet_id}/breaks` `{"day": "mon".."fri", "hour": ${open_hour}..${close_hour_less}}`:
-  only that vet may (403 `only the vet edits their breaks`, reception too); a break already
-  set is 409 `break already set`; 201 with the schedule. An unknown vet is 404.
+- `POST /vets/{vet_id}/breaks` `{"day": "mon".."fri", "hour": ${open_hour}..${close_hour_less}}`
+  (an integer hour; outside that range is 422). After the token, in this order: an unknown vet
+  is 404 `vet not found`; then an invalid body is 422; then anyone but that vet (reception too)
+  is 403 `only the vet edits their breaks`; then a break already set is 409 `break already
+  set`. Else 201 with the schedule.
 
 ## Appointments
 - `POST /appointments` (reception only, 403 `reception only`): `{"pet_id", "vet_id", "starts_at", "minutes"}`.
@@ -1160,14 +1252,17 @@ The clinic is open Monday to Friday from ${open_hour}:00 to ${close_hour}:00 UTC
   `minutes` ${min_minutes} to ${max_minutes}. Then, in this order: unknown pet 404, unknown
   vet 404; 409 `outside opening hours` unless it starts and ends on a weekday within opening
   hours (ending exactly at closing time is fine); 409 `vet is on a break` if it overlaps one of
-  the vet's break hours on that day; 409 `slot taken` if it overlaps another booked (not
+  the vet's break hours on that day (by any part: a break `h` is hit by a booking that starts
+  before `h+1:00` and ends after `h:00`); 409 `slot taken` if it overlaps another booked (not
   cancelled) appointment of the same vet (one ending exactly when the other starts does not
   overlap). 201 with `{"id", "pet_id", "vet_id", "starts_at", "minutes", "status":
   "booked"}`, `starts_at` converted to UTC and shown as `YYYY-MM-DDTHH:MM:SSZ`.
 - `GET /appointments?vet_id=&status=` (status `booked` or `cancelled`): a list ordered by
   start, ties by id.
-- `POST /appointments/{id}/cancel` (reception or the appointment's vet, else 403 `not your
-  appointment`): 200 with it, status `cancelled`; 409 `already cancelled` the second time.
+- `POST /appointments/{id}/cancel` (reception or the appointment's vet): after the token, in
+  this order: an unknown id is 404 `appointment not found`; then anyone else is 403 `not your
+  appointment` (also when it is already cancelled); then 409 `already cancelled` the second
+  time. Else 200 with it, status `cancelled`.
 
 ## Invoices
 - `POST /invoices` (vets only, 403 `vet only` otherwise): `{"appointment_id", "lines": [{"item",
@@ -1268,6 +1363,115 @@ _EXTRA = (
 )
 
 
+_ADD_BREAK = VETS[VETS.index("@router.post"):]
+_OWNERS_LIST = OWNERS[OWNERS.index("from ..deps"):OWNERS.index('@router.get("/{owner_id}"')]
+_CANCEL_LOOKUP = """\
+    appointment = find("appointments", appointment_id, "appointment")
+    if staff["role"] != "reception" and staff["vet_id"] != appointment["vet_id"]:
+        raise HTTPException(403, "not your appointment")
+"""
+_ALREADY_CANCELLED = """\
+    if appointment["status"] == "cancelled":
+        raise HTTPException(409, "already cancelled")
+"""
+_ORDER_TRAPS = (
+    _in("routers/appointments", "booking checks the vet before the pet",
+        '    find("pets", body.pet_id, "pet")\n    vet_exists(body.vet_id)\n',
+        '    vet_exists(body.vet_id)\n    find("pets", body.pet_id, "pet")\n'),
+    _in("routers/appointments", "booking checks breaks before opening hours",
+        "    check_opening_hours(start, end)\n    check_breaks(body.vet_id, start, end)\n",
+        "    check_breaks(body.vet_id, start, end)\n    check_opening_hours(start, end)\n"),
+    _in("routers/appointments", "booking checks other bookings before breaks",
+        "    check_breaks(body.vet_id, start, end)\n    check_free(body.vet_id, start, end)\n",
+        "    check_free(body.vet_id, start, end)\n    check_breaks(body.vet_id, start, end)\n"),
+)
+_BREAK_EDGE_TRAPS = (
+    _in("routers/appointments", "only a start inside a break clashes",
+        "if start < pause + timedelta(hours=1) and pause < end:",
+        "if pause <= start < pause + timedelta(hours=1):"),
+    _in("routers/appointments", "touching a break clashes",
+        "if start < pause + timedelta(hours=1) and pause < end:",
+        "if start <= pause + timedelta(hours=1) and pause <= end:"),
+)
+_BREAK_RANGE_TRAPS = (
+    _in("schemas", "break hours reach closing time",
+        "hour: StrictInt = Field(ge=config.OPEN_HOUR, lt=config.CLOSE_HOUR)",
+        "hour: StrictInt = Field(ge=config.OPEN_HOUR, le=config.CLOSE_HOUR)"),
+    _in("schemas", "break hours start at midnight",
+        "hour: StrictInt = Field(ge=config.OPEN_HOUR, lt=config.CLOSE_HOUR)",
+        "hour: StrictInt = Field(ge=0, lt=config.CLOSE_HOUR)"),
+)
+# The vet's own check moved into a dependency: it then runs before the body is validated.
+_BREAK_ORDER_TRAPS = (
+    _in("routers/vets", "the vet's own check runs before the body is read", _ADD_BREAK,
+        '''\
+def own_vet(staff: Staff, vet_id: int = Depends(vet_exists)) -> int:
+    if staff["vet_id"] != vet_id:
+        raise HTTPException(403, "only the vet edits their breaks")
+    return vet_id
+
+
+''' + _ADD_BREAK.replace('''\
+def add_break(body: BreakIn, staff: Staff, vet_id: int = Depends(vet_exists)):
+    if staff["vet_id"] != vet_id:
+        raise HTTPException(403, "only the vet edits their breaks")
+''', '''\
+def add_break(body: BreakIn, vet_id: int = Depends(own_vet)):
+''')),
+    _in("routers/vets", "unknown vet looked up after the body is read",
+        "def add_break(body: BreakIn, staff: Staff, vet_id: int = Depends(vet_exists)):\n",
+        "def add_break(body: BreakIn, staff: Staff, vet_id: int):\n    vet_exists(vet_id)\n"),
+)
+_CANCEL_ORDER_TRAPS = (
+    _in("routers/appointments", "already cancelled checked before the vet",
+        _CANCEL_LOOKUP + _ALREADY_CANCELLED,
+        _CANCEL_LOOKUP.replace(_CANCEL_LOOKUP.split("\n")[0] + "\n",
+                               _CANCEL_LOOKUP.split("\n")[0] + "\n" + _ALREADY_CANCELLED)),
+    _in("routers/appointments", "a vet's 403 comes before the unknown id", _CANCEL_LOOKUP, """\
+    found = db.appointments.get(appointment_id) or {}
+    if staff["role"] != "reception" and staff["vet_id"] != found.get("vet_id"):
+        raise HTTPException(403, "not your appointment")
+    appointment = find("appointments", appointment_id, "appointment")
+"""),
+)
+# Owners read their own limit and offset, without the shared paging bounds.
+_OWNER_PAGING_TRAPS = (
+    _in("routers/owners", "owners paged without bounds", _OWNERS_LIST,
+        _OWNERS_LIST.replace("from ..deps import Paging, find", "from ..deps import Page, config, find")
+        .replace("def list_owners(page: Paging):\n",
+                 "def list_owners(limit: int = config.PAGE_DEFAULT, offset: int = 0):\n"
+                 "    page = Page(limit, offset)\n")),
+)
+_PHONE_TRAPS = (
+    _in("schemas", "phone defaults to an empty text",
+        "    phone: str | None = None\n", '    phone: str | None = ""\n'),
+    _in("routers/owners", "a new owner's null phone is left out",
+        '@router.post("", status_code=201, response_model=Owner)',
+        '@router.post("", status_code=201, response_model=Owner, '
+        'response_model_exclude_none=True)'),
+)
+
+_GAPS = (
+    Requirement("Booking failures come in the stated order: unknown pet, unknown vet, outside "
+                "opening hours, on a break, slot taken.", probes=("booking_failure_order",),
+                traps=_ORDER_TRAPS),
+    Requirement("A break blocks bookings that overlap its hour at all; one ending at the "
+                "break's start or starting at its end is fine.", probes=("break_edges",),
+                traps=_BREAK_EDGE_TRAPS),
+    Requirement("A break hour runs from ${open_hour} to ${close_hour_less}; outside is 422.",
+                probes=("break_hour_range",), traps=_BREAK_RANGE_TRAPS),
+    Requirement("Setting a break: unknown vet 404, then the body's 422, then 403 for anyone but "
+                "that vet.", probes=("break_route_order",), traps=_BREAK_ORDER_TRAPS),
+    Requirement("Cancelling: unknown id 404, then 403 for another vet (even once cancelled), "
+                "then 409.", probes=("cancel_order",), traps=_CANCEL_ORDER_TRAPS),
+    Requirement("`GET /owners` pages with limit 1 to ${page_max} (default ${page_default}) and "
+                "offset 0 or more; outside is 422.", probes=("owner_paging_bounds",),
+                traps=_OWNER_PAGING_TRAPS),
+    Requirement("An owner's phone is a text or null, null by default and always shown.",
+                probes=("owner_phone",), traps=_PHONE_TRAPS),
+)
+
+
 def _derive(p: dict) -> dict:
     import datetime
 
@@ -1275,6 +1479,8 @@ def _derive(p: dict) -> dict:
     opening = datetime.datetime(monday.year, monday.month, monday.day, p["open_hour"],
                                 tzinfo=datetime.UTC)
     return {"tuesday": str(monday + datetime.timedelta(days=1)),
+            "wednesday": str(monday + datetime.timedelta(days=2)),
+            "friday": str(monday + datetime.timedelta(days=4)),
             "saturday": str(monday + datetime.timedelta(days=5)),
             "monday_epoch_open": int(opening.timestamp()),
             "open_pad": f"{p['open_hour']:02d}", "close_pad": f"{p['close_hour']:02d}",
@@ -1323,5 +1529,5 @@ FAMILY = _s22_repair_e.repair_family(
     derive=_derive,
     instances=8,
     requirements=tuple(Requirement(text, probes=(probe,), traps=(trap,))
-                       for text, probe, trap in _REQS) + _EXTRA,
+                       for text, probe, trap in _REQS) + _EXTRA + _GAPS,
 )
