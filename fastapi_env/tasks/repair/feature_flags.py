@@ -17,6 +17,18 @@ INIT = '''\
 """Feature flags: per-key switches with a percentage rollout, read by services, set by admins."""
 '''
 
+# The expiry guard: in the reference, and what _UNIX_EXPIRY removes from it.
+EXPIRY_GUARD = '''\
+def written_out(value: object) -> object:
+    # AwareDatetime reads a number, or a string of digits, as Unix seconds
+    if not isinstance(value, str) or value.strip().lstrip("+-").replace(".", "", 1).isdigit():
+        raise ValueError("a date-time with a UTC offset")
+    return value
+
+
+Expiry = Annotated[AwareDatetime, BeforeValidator(written_out), AfterValidator(in_utc)]
+'''
+
 MODELS = '''\
 from datetime import datetime, timezone
 from typing import Annotated
@@ -34,15 +46,7 @@ FlagKey = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True,
 Rollout = Annotated[int, Field(ge=0, le=100)]
 
 
-def written_out(value: object) -> object:
-    # AwareDatetime reads a number, or a string of digits, as Unix seconds
-    if not isinstance(value, str) or value.strip().lstrip("+-").replace(".", "", 1).isdigit():
-        raise ValueError("a date-time with a UTC offset")
-    return value
-
-
-Expiry = Annotated[AwareDatetime, BeforeValidator(written_out), AfterValidator(in_utc)]
-
+''' + EXPIRY_GUARD + '''
 
 class FlagIn(BaseModel):
     key: FlagKey
@@ -262,16 +266,8 @@ _HEADERS_DROPPED = _in("errors", "handler leaves out the exception's headers",
                        "replies.error(exc.status_code, exc.detail)")
 _LIST_UNTYPED = _in("routes", "flag list without its return type",
                     "def list_flags(_: Reader) -> list[Flag]:", "def list_flags(_: Reader):")
-_UNIX_EXPIRY = _in("models", "Unix seconds accepted as an expiry", """\
-def written_out(value: object) -> object:
-    # AwareDatetime reads a number, or a string of digits, as Unix seconds
-    if not isinstance(value, str) or value.strip().lstrip("+-").replace(".", "", 1).isdigit():
-        raise ValueError("a date-time with a UTC offset")
-    return value
-
-
-Expiry = Annotated[AwareDatetime, BeforeValidator(written_out), AfterValidator(in_utc)]""",
-                   "Expiry = Annotated[AwareDatetime, AfterValidator(in_utc)]")
+_UNIX_EXPIRY = _in("models", "Unix seconds accepted as an expiry", EXPIRY_GUARD,
+                   "Expiry = Annotated[AwareDatetime, AfterValidator(in_utc)]\n")
 # Planted with it, so the setup imports nothing it does not use.
 _UNUSED_IMPORT_GONE = _in("models", "BeforeValidator no longer imported",
                           "BaseModel, BeforeValidator, Field,\n                      StrictBool,",
