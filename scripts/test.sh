@@ -19,8 +19,8 @@ run uv run python test_compare.py
 # family's original instance (the full run, every instance, is README's separate command).
 run uv run python build_tasks.py --verify --full-per-family 1
 # The two pytest suites wait on containers and subprocesses more than they use the CPU, so they
-# run side by side (measured on 2 cores: 988 s together against 824 + 713 s one after the
-# other). Each one's output is printed whole when it ends. The engine-restart test would break
+# run side by side (README, Development, has the figures). Each one's output is printed whole
+# when it ends. The engine-restart test would break
 # the other suite's boxes: it runs alone afterwards.
 RESTART_TEST=tests/test_faults.py::test_engine_restarted_mid_evaluation
 logs=$(mktemp -d)
