@@ -608,8 +608,10 @@ Every request carries the header `X-Api-Key` (matched exactly):
 | `${k_m2}` | `${m2}` | member |
 | `${k_op}` | `${op}` | operator |
 
-A missing or unknown key is 401 `unauthenticated` on every route. Routes marked (member) or
-(operator) answer 403 `forbidden` to the other role. The key is checked first, then the role,
+A missing or unknown key is 401 `unauthenticated` on every route (paths the service does not
+have and methods a path does not serve are answered 404 and 405 below, with or without a key).
+Routes marked (member) or (operator) answer 403 `forbidden` to the other role. On a route, the
+key is checked first, then the role,
 then the request's validity, then the route's own checks in the order given. The printers are
 `${p1}` and `${p2}` (names matched exactly).
 
@@ -667,7 +669,8 @@ operator all; other jobs are 404 `unknown_job` like missing ones.
 - `GET /jobs/{job_id}`: 200 the job.
 - `DELETE /jobs/{job_id}` (its owner, or the operator): a `queued` job becomes `cancelled`
   (200 the job); any other status is 409 `not_cancellable`.
-- `GET /printers/{printer}/queue`: 200 the printer's `queued` jobs in print order: `high`, then
+- `GET /printers/{printer}/queue` (either role): 200 the printer's `queued` jobs of every member,
+  whoever asks, in print order: `high`, then
   `normal`, then `low`, and by id within a priority. 404 `unknown_printer`.
 - `POST /printers/{printer}/next` (operator): 404 `unknown_printer`; the first job in print
   order becomes `printing` (200 the job); when nothing is queued, 204 with an empty body.
