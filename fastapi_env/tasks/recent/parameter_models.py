@@ -5,6 +5,7 @@ whole), a model's `extra="forbid"` rejecting unknown query parameters, discrimin
 of form models (`Form(discriminator=...)`), and header models refusing underscored names."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.probe_rows import ERRORS_TYPE_LOC
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -100,10 +101,7 @@ def contacts(
             "address": f"{address.street}, {address.city}" if address else None}
 
 
-def errors(r):
-    return [[e["type"], e["loc"]] for e in r.json()["detail"]]
-
-
+''' + ERRORS_TYPE_LOC + '''
 def row(r):
     return [r.status_code, r.json() if r.status_code != 422 else errors(r)]
 

@@ -8,7 +8,7 @@ background task of the file response, which refused ranges never run. The files 
 files (their mtimes change per run, so no row shows an ETag or a date)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.recent._s21_recent_b import shown_headers_row
+from fastapi_env.tasks.probe_rows import shown_headers_row
 
 FILE_HEADERS = ("content-type", "content-disposition", "content-range", "content-length",
                 "accept-ranges")

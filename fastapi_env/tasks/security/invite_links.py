@@ -5,7 +5,8 @@ the invite, mass assignment, lax integers, and reading or revoking another organ
 invites."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s22_security_d import ERROR_HANDLERS, PROBE_ROWS
+from fastapi_env.tasks.probe_rows import ROWS_OF_BODY_OR_NONE
+from fastapi_env.tasks.security._error_handlers import ERROR_HANDLERS
 
 REFERENCE = '''\
 import hashlib
@@ -149,7 +150,7 @@ result = [
 ]
 '''
 
-PROBES = PROBE_ROWS + '''\
+PROBES = ROWS_OF_BODY_OR_NONE + '''\
 import hashlib
 import hmac
 

@@ -10,7 +10,8 @@ format)."""
 from datetime import date, timedelta
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import re
@@ -362,14 +363,7 @@ def _day(n):
     return (TODAY + timedelta(days=n)).isoformat()
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _patient(client, username):
     """A fresh patient (no appointments yet): their auth header."""

@@ -4,8 +4,8 @@ per-plan zone access and monthly quotas, team admins booking for their members, 
 with a notice rule, usage and occupancy reports, and a flat `{"error": code}` error format)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_e import ROW_HELPER
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW_OR_CONTENT_TYPE
+from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -297,7 +297,7 @@ result = [
 ]
 '''
 
-PROBES = ROW_HELPER + '''
+PROBES = ROW_OR_CONTENT_TYPE + '''
 
 ST = {"Authorization": "Bearer ${tok_staff}"}
 A = {"Authorization": "Bearer ${tok_a}"}

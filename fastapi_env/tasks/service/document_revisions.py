@@ -4,7 +4,7 @@ and weak forms, HEAD, soft deletes, restore by content, filtered listing paged b
 `Link` header, and one error format with a strict failure order)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import base64

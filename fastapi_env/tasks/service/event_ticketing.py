@@ -9,7 +9,8 @@ organiser's event looks like (403 or 404), which of two failures wins, and wheth
 is strictly first-come-first-served or lets smaller requests through."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -336,14 +337,7 @@ A1, A2 = {"Authorization": "Bearer ${t_a1}"}, {"Authorization": "Bearer ${t_a2}"
 A3, A4 = {"Authorization": "Bearer ${t_a3}"}, {"Authorization": "Bearer ${t_a4}"}
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _event(client, name, capacity, waitlist=0, headers=O1):
     body = {"name": name, "capacity": capacity, "waitlist": waitlist}

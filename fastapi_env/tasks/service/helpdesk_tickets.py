@@ -8,7 +8,8 @@ the login failure status, page sizes, the default sort and the tie-break, whethe
 current status is accepted, and whether agents may assign other agents."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -321,15 +322,7 @@ result = [
 ]
 '''
 
-PROBES = '''\
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+PROBES = ROW + '''
 
 def _login(client, name, password):
     r = client.post("/login", json={"username": name, "password": password})

@@ -4,7 +4,7 @@ header, forward-only status transitions, optimistic concurrency with ETag / If-M
 problem+json errors)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal

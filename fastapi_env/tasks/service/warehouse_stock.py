@@ -7,7 +7,7 @@ rules, limit/offset pagination with a total-count header, one error format)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import re
