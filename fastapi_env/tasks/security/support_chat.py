@@ -6,7 +6,7 @@ oversized inputs and pages, and markup that must come back escaped."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
 from fastapi_env.tasks.probe_rows import rows_without_ids
-from fastapi_env.tasks.traps import unknown_fields_ignored
+from fastapi_env.tasks.traps import scheme_case_sensitive, unknown_fields_ignored
 
 REFERENCE = '''\
 import html
@@ -723,8 +723,7 @@ FAMILY = Family(
                     security=True),
         Requirement("The scheme word `Bearer` is accepted in any letter case.",
                     probes=("scheme_in_any_case",),
-                    traps=(Edit("scheme case-sensitive", 'scheme.lower() != "bearer"',
-                                'scheme != "Bearer"'),)),
+                    traps=(scheme_case_sensitive(),)),
         Requirement("Logging in checks the exact username and password (else 401) and issues "
                     "a fresh token of at least 16 characters per login.",
                     probes=("login_issues_fresh_tokens",),

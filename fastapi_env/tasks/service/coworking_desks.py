@@ -5,7 +5,7 @@ with a notice rule, usage and occupancy reports, and a flat `{"error": code}` er
 
 from fastapi_env.tasks import Edit, Family, Requirement
 from fastapi_env.tasks.probe_rows import ROW_OR_CONTENT_TYPE
-from fastapi_env.tasks.traps import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -940,9 +940,7 @@ FAMILY = Family(
                     probes=("desk_validation",),
                     traps=(Edit("four letters allowed", r'pattern=r"^[A-Z]{1,3}-[0-9]{1,3}$$"',
                                 r'pattern=r"^[A-Z]{1,4}-[0-9]{1,3}$$"'),
-                           Edit("desk extras ignored", '''class DeskIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class DeskIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("desk extras ignored", "DeskIn"))),
         Requirement("`GET /desks` sorts by code as text and filters by a valid `zone`.",
                     probes=("list_desks",),
                     traps=(Edit("desks in creation order", "for code, desk in sorted(DESKS.items())",

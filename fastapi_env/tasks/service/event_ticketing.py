@@ -10,7 +10,7 @@ is strictly first-come-first-served or lets smaller requests through."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
 from fastapi_env.tasks.probe_rows import ROW
-from fastapi_env.tasks.traps import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -943,11 +943,7 @@ FAMILY = Family(
                                 "INVALID_STATUS = ${invalid_status}",
                                 lambda p: "INVALID_STATUS = "
                                 f"{422 if p['invalid_status'] == 400 else 400}"),
-                           Edit("event extras ignored",
-                                'class EventIn(BaseModel):\n    model_config = ConfigDict('
-                                'extra="forbid")',
-                                'class EventIn(BaseModel):\n    model_config = ConfigDict('
-                                'extra="ignore")'))),
+                           extras_ignored("event extras ignored", "EventIn"))),
         Requirement("`GET /events` filters by `q` (ignoring case), `organiser` and `has_seats`, "
                     "in id order, paged by `page` and `per_page` (1-${per_page_max}, default "
                     "${per_page_default}) with `total` counting every match.",

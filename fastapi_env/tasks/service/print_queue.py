@@ -10,7 +10,11 @@ from fastapi_env.tasks.service._core_400_invalid import (
     ROW_HELPERS,
     router_headers_dropped,
 )
-from fastapi_env.tasks.traps import head_left_out_of_methods, router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import (
+    extras_ignored,
+    head_left_out_of_methods,
+    router_errors_in_fastapi_format,
+)
 
 REFERENCE = '''\
 import re
@@ -846,9 +850,7 @@ FAMILY = Family(
                     probes="job_fields",
                     traps=(Edit("job fields read leniently", "    copies: StrictInt | None = Field(",
                                 "    copies: int | None = Field("),
-                           Edit("extra job fields ignored", '''class JobIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class JobIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("extra job fields ignored", "JobIn"))),
         Requirement("The quota counts pages x copies of jobs not cancelled: 409 `quota_exceeded` "
                     "beyond ${quota}, `X-Pages-Left` after each job, `GET /me/quota`.",
                     probes="quota",
