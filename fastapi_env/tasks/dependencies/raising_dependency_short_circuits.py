@@ -1,4 +1,5 @@
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.probe_rows import ROW
 
 _HEAD = '''\
 from typing import Annotated
@@ -184,15 +185,7 @@ body is empty:
 5. `GET /audit`
 ''',
     reference=_REFERENCE,
-    probes='''\
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+    probes=ROW + '''
 
 def _auth(token):
     return {"Authorization": f"Bearer {token}"}

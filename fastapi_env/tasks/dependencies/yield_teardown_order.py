@@ -1,4 +1,5 @@
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.probe_rows import BODY
 
 _HEAD = '''\
 from typing import Annotated
@@ -201,13 +202,7 @@ Then fill `result` with one row per request, in this order:
 5. `GET /log`: `[status code (integer), the JSON body]`
 ''',
     reference=_REFERENCE,
-    probes='''\
-def _body(r):
-    try:
-        return r.json()
-    except ValueError:
-        return r.text
-
+    probes=BODY + '''
 
 def _order_then_log(client, body):
     client.delete("/log")

@@ -1,4 +1,5 @@
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.probe_rows import BODY
 
 _HEAD = '''\
 from fastapi import FastAPI, HTTPException, Request
@@ -176,13 +177,7 @@ Then fill `result` with one row per request, in this order, each row
 4. `GET /accounts/${a}`
 ''',
     reference=_REFERENCE,
-    probes='''\
-def _body(r):
-    try:
-        return r.json()
-    except ValueError:
-        return r.text
-
+    probes=BODY + '''
 
 def probe_frozen_account(client):
     rows = []

@@ -1,4 +1,5 @@
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.probe_rows import BODY
 
 _HEAD = '''\
 from fastapi import FastAPI, HTTPException, Request
@@ -135,13 +136,7 @@ order, each row `[status code (integer), the JSON body]`:
 4. `/events/${unknown}/registrations` with `{"name": "Bo", "age": 40}`
 ''',
     reference=_REFERENCE,
-    probes='''\
-def _body(r):
-    try:
-        return r.json()
-    except ValueError:
-        return r.text
-
+    probes=BODY + '''
 
 def probe_path_error_without_body(client):
     rows = []

@@ -11,7 +11,7 @@ server's build event streams, resumable with ``Last-Event-ID``."""
 import json
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.recent._s22_recent_c import SSE_EVENTS
+from fastapi_env.tasks.recent._stream_probes import SSE_EVENTS
 
 REFERENCE = '''\
 from collections.abc import AsyncIterable

@@ -5,6 +5,8 @@ whole), a model's `extra="forbid"` rejecting unknown query parameters, discrimin
 of form models (`Form(discriminator=...)`), and header models refusing underscored names."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.probe_rows import ERRORS_TYPE_LOC
+from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -100,10 +102,7 @@ def contacts(
             "address": f"{address.street}, {address.city}" if address else None}
 
 
-def errors(r):
-    return [[e["type"], e["loc"]] for e in r.json()["detail"]]
-
-
+''' + ERRORS_TYPE_LOC + '''
 def row(r):
     return [r.status_code, r.json() if r.status_code != 422 else errors(r)]
 
@@ -351,9 +350,7 @@ FAMILY = Family(
         Requirement("`/reports` refuses any query parameter it does not define "
                     "(`extra_forbidden`), and checks `year` and `region`.",
                     probes=("reports_refuse_unknown_parameters",),
-                    traps=(Edit("unknown parameters ignored", '''class ReportFilters(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class ReportFilters(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''),
+                    traps=(extras_ignored("unknown parameters ignored", "ReportFilters"),
                            Edit("year unbounded", "year: int = Field(ge=2000, le=2100)",
                                 "year: int"))),
         Requirement("`/contacts` takes a person or a company chosen by `kind`, with FastAPI's "

@@ -7,7 +7,7 @@ each kind's own fields while its cards show only the base ones, and whose curato
 stored but never shown (storing it on a polymorphic model would leak it everywhere)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.recent._s21_recent_b import ERRORS
+from fastapi_env.tasks.probe_rows import ERRORS_TYPE_LOC
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -133,7 +133,7 @@ PROBES = '''\
 CURATOR = {"X-Curator": "${curator}"}
 
 
-''' + ERRORS + '''
+''' + ERRORS_TYPE_LOC + '''
 
 def _row(r):
     if r.status_code == 422:

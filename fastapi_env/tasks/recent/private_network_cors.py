@@ -7,7 +7,7 @@ their own policies and a top-level route without any CORS; a preflight never nee
 key, and every response of the partner API (errors included) carries its CORS headers."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.recent._s21_recent_b import ERRORS, shown_headers_row
+from fastapi_env.tasks.probe_rows import ERRORS_TYPE_LOC, shown_headers_row
 
 CORS_HEADERS = ("access-control-allow-origin", "access-control-allow-credentials",
                 "access-control-allow-methods", "access-control-allow-headers",
@@ -118,7 +118,7 @@ KEY = {"X-Api-Key": "${api_key}"}
 ORIGIN = "${origin_first}"
 
 
-''' + shown_headers_row(CORS_HEADERS) + ERRORS + '''
+''' + shown_headers_row(CORS_HEADERS) + ERRORS_TYPE_LOC + '''
 
 def _preflight(client, path, origin, method="GET", headers=None, private=None):
     sent = {"Origin": origin, "Access-Control-Request-Method": method}

@@ -8,7 +8,8 @@ background task of the file response, which refused ranges never run. The files 
 files (their mtimes change per run, so no row shows an ETag or a date)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.recent._s21_recent_b import shown_headers_row
+from fastapi_env.tasks.probe_rows import shown_headers_row
+from fastapi_env.tasks.traps import head_not_served
 
 FILE_HEADERS = ("content-type", "content-disposition", "content-range", "content-length",
                 "accept-ranges")
@@ -336,9 +337,8 @@ FAMILY = Family(
                            )),
         Requirement("`HEAD` on both routes gives the status and headers without a body.",
                     probes=("head_requests",),
-                    traps=(Edit("no HEAD on downloads",
-                                '@app.api_route("/files/{name}", methods=["GET", "HEAD"])',
-                                '@app.get("/files/{name}")'),)),
+                    traps=(head_not_served('@app.api_route("/files/{name}", methods=["GET", "HEAD"])',
+                                           "no HEAD on downloads"),)),
         Requirement("`/files/{name}/view` sends the file inline, named `<name>`.",
                     probes=("inline_views",),
                     traps=(Edit("views as attachments", 'send_file(request, name, "inline", name)',

@@ -8,7 +8,7 @@ handshake closes with its own code and reason. A chat with writer and reader tok
 screens keyed by a query parameter, and the same rules on an HTTP route."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.recent._s22_recent_c import SOCKET_SESSION
+from fastapi_env.tasks.recent._stream_probes import SOCKET_SESSION
 
 REFERENCE = '''\
 from typing import Annotated

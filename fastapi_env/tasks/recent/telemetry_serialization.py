@@ -6,6 +6,7 @@ null; public in ``pydantic`` since 2.14), ``Field(exclude_if=...)`` (2.12) and
 ``StringConstraints(ascii_only=True)`` (2.13)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
 from datetime import datetime
@@ -289,9 +290,7 @@ FAMILY = Family(
                                 ""),
                            Edit("absent fields reset", "data |= changes.model_dump()",
                                 'data |= {"value": 0.0, "offset": 0.0} | changes.model_dump()'),
-                           Edit("patch takes any field", '''class ReadingPatch(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class ReadingPatch(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("patch takes any field", "ReadingPatch"))),
         Requirement("Readings are listed by id and read back as stored; unknown ids are 404 "
                     "`no such reading`.",
                     probes=("reads_and_unknown_ids",),

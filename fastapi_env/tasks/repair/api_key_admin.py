@@ -8,7 +8,8 @@ model so the secret leaks, a list route declared as "/" under a prefix so it red
 bug is one requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Family, Requirement, with_edits
-from fastapi_env.tasks.repair._s21_repair_d import PROBE_HELPERS, RESULT_CLIENT, editor
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor
 
 INIT = '''\
 """API keys with scopes: minted, listed and revoked by holders of the right scopes."""
@@ -257,7 +258,7 @@ PLANTED = (_REQUIRED_403, _OPTIONAL_401, _CASELESS, _REVOKED_OK, _AUDIT_OPEN, _A
            _FREE_SCOPES, _SECRET_LEAK, _SLASH)
 SETUP = with_edits(FILES | {"solution.py": SOLUTION}, PLANTED)
 
-PROBES = PROBE_HELPERS + '''\
+PROBES = ROWS_422_LOC + '''\
 H = "${header}"
 ROOT = {H: "${root_secret}"}
 OPS = {H: "${ops_secret}"}

@@ -8,6 +8,7 @@ like a header, a comment model that no longer strips whitespace, public comments
 is one requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Edit, Family, Requirement, with_edits
+from fastapi_env.tasks.repair._plumbing import editor
 
 INIT = '''\
 """A small blog: posts, comments held for moderation, a moderators' queue."""
@@ -206,8 +207,7 @@ result = [
 '''
 
 
-def _in(module: str, name: str, old: str, new: str) -> Edit:
-    return Edit(name, old, new, file=f"blog/{module}.py")
+_in = editor("blog")
 
 
 _REASON_AS_QUERY = _in(

@@ -5,6 +5,7 @@ misses the router's own 404/405, a yield dependency that swallows the endpoint's
 path parameter of the wrong type, exclude_none dropping a null the spec requires)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement, with_edits
+from fastapi_env.tasks.probe_rows import ROW
 
 SCHEMAS = '''\
 from pydantic import BaseModel, ConfigDict, Field
@@ -195,15 +196,7 @@ FILES = {"schemas.py": SCHEMAS, "db.py": DB, "routes.py": ROUTES}
 PLANTED = (_LIST_AS_BODY, _FRESH_TASKS, _ALIAS, _FASTAPI_ONLY, _SWALLOWED, _STR_PATH, _NO_NULLS)
 SETUP = with_edits(FILES | {"solution.py": SOLUTION}, PLANTED)
 
-PROBES = '''\
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+PROBES = ROW + '''
 
 def probe_amenity_filter_reads_the_query(client):
     rows = []

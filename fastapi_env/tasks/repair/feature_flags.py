@@ -10,8 +10,8 @@ required query parameter; a rollout compared with <=). Each bug is one requireme
 setup is the reference with all of them."""
 
 from fastapi_env.tasks import Requirement
-from fastapi_env.tasks.repair._s21_repair_d import RESULT_CLIENT, editor
-from fastapi_env.tasks.repair._s22_repair_e import PROBE_HELPERS, repair_family
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
 INIT = '''\
 """Feature flags: per-key switches with a percentage rollout, read by services, set by admins."""
@@ -297,7 +297,7 @@ PLANTED = (_ROLE_CLASS, _KEY_CASE, _HEADERS_DROPPED, _LIST_UNTYPED, _UNIX_EXPIRY
            _NULL_BODY_204, _PATCH_EXCLUDE_NONE, _LAX_ENABLED, _FUTURE_ANNOTATIONS,
            _ROLLOUT_INCLUSIVE)
 
-PROBES = PROBE_HELPERS + '''\
+PROBES = ROWS_422_LOC_AND_HEAD + '''\
 import zlib
 
 ADMIN = {"Authorization": "Bearer ${tok_admin}"}

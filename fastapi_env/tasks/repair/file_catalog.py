@@ -9,7 +9,8 @@ not UTF-8 bytes; names compared case-sensitively; ids from len()+1, reused after
 Each bug is one requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Edit, Family, Requirement, with_edits
-from fastapi_env.tasks.repair._s21_repair_c import PROBE_PRELUDE, edits_in
+from fastapi_env.tasks.probe_rows import ROWS_422_TYPE_LOC
+from fastapi_env.tasks.repair._plumbing import editor
 
 INIT = '''\
 """A catalogue of small text files: metadata, raw content, recent changes."""
@@ -223,7 +224,7 @@ result = [
 ]
 '''
 
-_in = edits_in("catalogue")
+_in = editor("catalogue")
 
 _SHADOWED = _in("routes", "recent route declared after the id route", '''\
 @router.get("/files/recent", response_model=list[FileOut])
@@ -275,7 +276,7 @@ PLANTED = (_SHADOWED, _HEADERS_DROPPED, _RETURNED, _EXCLUDE_NONE, _RAW_AS_JSON, 
            _TIES_REVERSED, _CHAR_SIZE, _NAME_CASE, _IDS_REUSED)
 SETUP = with_edits(FILES | {"solution.py": SOLUTION}, PLANTED)
 
-PROBES = PROBE_PRELUDE + '''\
+PROBES = ROWS_422_TYPE_LOC + '''\
 EDITOR = {"Authorization": "Bearer ${tok_editor}"}
 VIEWER = {"Authorization": "Bearer ${tok_viewer}"}
 

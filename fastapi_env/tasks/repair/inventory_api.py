@@ -6,6 +6,7 @@ off-by-one bound). Each bug is one requirement's trap; the setup is the referenc
 them."""
 
 from fastapi_env.tasks import Edit, Family, Requirement, with_edits
+from fastapi_env.tasks.probe_rows import ROW
 
 MODELS = '''\
 from pydantic import BaseModel, Field
@@ -201,14 +202,7 @@ ADMIN = {"X-API-Key": "${admin_key}"}
 NEW = {"name": "${item2}", "qty": 0, "price_cents": 1200, "cost_cents": 700}
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _errors(r):
     body = r.json()

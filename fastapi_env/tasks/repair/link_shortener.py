@@ -7,6 +7,8 @@ overwrites taken ones, a lowercasing validator running after the pattern check).
 requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Edit, Family, Requirement, with_edits
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.repair._plumbing import editor
 
 INIT = '''\
 """A small URL shortener: links with owners, redirects that count hits, per-link stats."""
@@ -202,8 +204,7 @@ result = [
 '''
 
 
-def _in(module: str, name: str, old: str, new: str, count: int = 1) -> Edit:
-    return Edit(name, old, new, count=count, file=f"shortener/{module}.py")
+_in = editor("shortener")
 
 
 _SHADOWED = _in("routes", "top declared after the link route", '''\
@@ -272,14 +273,7 @@ ONE = {"X-Token": "${tok1}"}
 TWO = {"X-Token": "${tok2}"}
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _brief(r):
     if r.status_code == 422:

@@ -3,8 +3,8 @@ twelve modules in /workspace with sixteen planted bugs spread over them. Each bu
 requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Requirement
-from fastapi_env.tasks.repair._s21_repair_d import RESULT_CLIENT, editor
-from fastapi_env.tasks.repair._s22_repair_e import PROBE_HELPERS, repair_family
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
 INIT = '''\
 """Marketplace: sellers list items, buyers fill carts, place orders and review what they bought."""
@@ -581,7 +581,7 @@ PLANTED = (B_HANDLER, B_SELLER_AUTH, B_SELLER_AUTH_IMPORTS, B_SLASH, B_HEAD, B_L
            B_FILTER_LATE, B_TIES, B_REUSED_ID, B_CASE, B_SHARED_CART, B_LOCATION, B_STOCK,
            B_NOTE, B_CANCELLED, B_SCHEME)
 
-PROBES = PROBE_HELPERS + '''\
+PROBES = ROWS_422_LOC_AND_HEAD + '''\
 ADMIN = {"Authorization": "Bearer ${tok_admin}"}
 SELLER = {"Authorization": "Bearer ${tok_seller}"}
 SELLER2 = {"Authorization": "Bearer ${tok_seller2}"}

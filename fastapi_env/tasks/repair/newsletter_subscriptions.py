@@ -8,7 +8,8 @@ taken from the highest live id so a deleted one is reused). Each bug is one requ
 trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Family, Requirement, with_edits
-from fastapi_env.tasks.repair._s21_repair_d import PROBE_HELPERS, RESULT_CLIENT, editor
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor
 
 INIT = '''\
 """Newsletters: subscribers confirm by token before they count as readers of a list."""
@@ -217,7 +218,7 @@ PLANTED = (_AFTER_VALIDATOR, _STATUS_SCALAR, _PAGE_LATE, _BODY_ON_204, _FASTAPI_
            _SIZE_BOUND, _PENDING_COUNTED, _IDS_REUSED)
 SETUP = with_edits(FILES | {"solution.py": SOLUTION}, PLANTED)
 
-PROBES = PROBE_HELPERS + '''\
+PROBES = ROWS_422_LOC + '''\
 SLUGS = ${slugs__json}
 
 

@@ -10,7 +10,8 @@ carts up without the closed check). Each bug is one requirement's trap; the setu
 reference with all of them."""
 
 from fastapi_env.tasks import Family, Requirement, with_edits
-from fastapi_env.tasks.repair._s21_repair_c import PROBE_PRELUDE, edits_in
+from fastapi_env.tasks.probe_rows import ROWS_422_TYPE_LOC
+from fastapi_env.tasks.repair._plumbing import editor
 
 INIT = '''\
 """A small shop: a catalogue, carts, discount codes and orders."""
@@ -289,7 +290,7 @@ result = [
 ]
 '''
 
-_in = edits_in("shop")
+_in = editor("shop")
 
 _BODY_AS_QUERY = _in("carts", "postponed annotations hide the local body model",
                      '"""Catalogue and cart routes."""\n',
@@ -329,7 +330,7 @@ SETUP = with_edits(FILES | {"solution.py": SOLUTION}, (*PLANTED, _in(
     "orders", "import the record model", "from .models import CheckoutIn, OrderOut",
     "from .models import CheckoutIn, OrderOut, OrderRecord")))
 
-PROBES = PROBE_PRELUDE + '''\
+PROBES = ROWS_422_TYPE_LOC + '''\
 MAX = ${max_qty}
 
 

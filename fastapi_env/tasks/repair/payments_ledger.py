@@ -6,7 +6,8 @@ handled hierarchy (500), a lax amount that accepts "500" and 500.0, a POST left 
 alias that only validates so the output key is the Python name). Each bug is one requirement's
 trap; the setup is the reference with all of them."""
 
-from fastapi_env.tasks import Edit, Family, Requirement, with_edits
+from fastapi_env.tasks import Family, Requirement, with_edits
+from fastapi_env.tasks.repair._plumbing import editor
 
 INIT = '''\
 """A small payments ledger: accounts, deposits and idempotent transfers."""
@@ -211,8 +212,7 @@ result = [
 '''
 
 
-def _in(module: str, name: str, old: str, new: str) -> Edit:
-    return Edit(name, old, new, file=f"ledger/{module}.py")
+_in = editor("ledger")
 
 
 _KEY_AS_QUERY = _in("api", "idempotency key read from the query string",

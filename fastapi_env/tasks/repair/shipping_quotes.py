@@ -10,8 +10,8 @@ checked before the upper-casing). Each bug is one requirement's trap; the setup 
 with all of them."""
 
 from fastapi_env.tasks import Requirement
-from fastapi_env.tasks.repair._s21_repair_d import RESULT_CLIENT, editor
-from fastapi_env.tasks.repair._s22_repair_e import PROBE_HELPERS, repair_family
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
 INIT = '''\
 """Parcel shipping quotes: a price per destination zone and weight, per customer account."""
@@ -285,7 +285,7 @@ FILES = {"shipping/__init__.py": INIT, "shipping/models.py": MODELS,
 PLANTED = (_FILTER_IN_BODY, _LAX_WEIGHT, _LIST_UNTYPED, _HANDLER_MISSES_ROUTER, _COST_LEAKS,
            _NO_HEAD, _SUMMARY_SHADOWED, _HALF_EVEN, _KG_PLUS_ONE, _ZONE_CASE)
 
-PROBES = PROBE_HELPERS + '''\
+PROBES = ROWS_422_LOC_AND_HEAD + '''\
 A = {"X-Api-Key": "${key_a}"}
 B = {"X-Api-Key": "${key_b}"}
 C = {"X-Api-Key": "${key_c}"}

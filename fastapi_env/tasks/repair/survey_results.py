@@ -10,7 +10,8 @@ respondents compared case-sensitively). Each bug is one requirement's trap; the 
 reference with all of them."""
 
 from fastapi_env.tasks import Family, Requirement, with_edits
-from fastapi_env.tasks.repair._s21_repair_c import PROBE_PRELUDE, edits_in
+from fastapi_env.tasks.probe_rows import ROWS_422_TYPE_LOC
+from fastapi_env.tasks.repair._plumbing import editor
 
 INIT = '''\
 """Surveys with one single-choice question and a rating, their responses and results."""
@@ -210,7 +211,7 @@ result = [
 ]
 '''
 
-_in = edits_in("surveys")
+_in = editor("surveys")
 
 _EXCLUDE_UNSET = _in("routes", "survey shown without its unset defaults",
                      '@router.get("/surveys/{survey_id}", response_model=SurveyOut)',
@@ -254,7 +255,7 @@ PLANTED = (_EXCLUDE_UNSET, _SHARED_COUNTS, _COMMENT_BEFORE, _CLOSED_400, _FLOAT_
            _PAGE_OFFSET, _HEADER_UNDERSCORES, _EXTRA_ALLOWED, _RESPONDENT_CASE)
 SETUP = with_edits(FILES | {"solution.py": SOLUTION}, PLANTED)
 
-PROBES = PROBE_PRELUDE + '''\
+PROBES = ROWS_422_TYPE_LOC + '''\
 OPTIONS = ${options1__repr}
 
 

@@ -8,7 +8,8 @@ allowed on submitted entries). Each bug is one requirement's trap; the setup is 
 with all of them."""
 
 from fastapi_env.tasks import Family, Requirement, with_edits
-from fastapi_env.tasks.repair._s21_repair_d import PROBE_HELPERS, RESULT_CLIENT, editor
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor
 
 INIT = '''\
 """Timesheets: hours per ISO week number, submitted by employees, reviewed by managers."""
@@ -299,7 +300,7 @@ PLANTED = (_SUMMARY_FLOATS, _PATCH_DEFAULTS, _NO_COMMIT, _ERROR_MEDIA, _WEEK_BOU
            _CREATED_200, _CAP_EARLY, _LOCK_MISSING)
 SETUP = with_edits(FILES | {"solution.py": SOLUTION}, PLANTED)
 
-PROBES = PROBE_HELPERS + '''\
+PROBES = ROWS_422_LOC + '''\
 from decimal import Decimal
 
 

@@ -8,6 +8,7 @@ keys, a non-nullable field made nullable in the patch model). Each bug is one re
 trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Edit, Family, Requirement, with_edits
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor
 
 INIT = '''\
 """User settings: per-user preferences with partial updates and optimistic concurrency."""
@@ -221,17 +222,7 @@ app = FastAPI()
 app.include_router(users)
 app.include_router(admin)
 app.include_router(public)
-
-
-
-def body(r):
-    try:
-        return r.json()
-    except ValueError:
-        return r.text
-
-
-client = TestClient(app, raise_server_exceptions=False)
+''' + RESULT_CLIENT + '''\
 me = {"Authorization": "Bearer ${tok_m1}"}
 read = client.get("/users/me/settings", headers=me)
 tag = {"If-Match": read.headers["etag"]} if "etag" in read.headers else {}
@@ -245,8 +236,7 @@ result = [
 '''
 
 
-def _in(module: str, name: str, old: str, new: str) -> Edit:
-    return Edit(name, old, new, file=f"prefs/{module}.py")
+_in = editor("prefs")
 
 
 _SHALLOW_MERGE = _in("store", "nested objects replaced, not merged", '''\

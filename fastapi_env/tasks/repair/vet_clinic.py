@@ -9,8 +9,8 @@ an email case-fold missing, an empty payment key let through, `dict.fromkeys` sh
 and `response_model_exclude_none` hiding a null. Each bug is one requirement's trap; the setup
 is the reference with all of them."""
 
-from fastapi_env.tasks import Edit, Requirement
-from fastapi_env.tasks.repair import _s21_repair_d, _s22_repair_e
+from fastapi_env.tasks import Edit, Requirement, probe_rows
+from fastapi_env.tasks.repair import _plumbing
 
 PKG = "clinic"
 
@@ -601,7 +601,7 @@ app.include_router(invoices.router, dependencies=STAFF_ONLY)
 SOLUTION = """\
 from fastapi.testclient import TestClient
 
-from clinic.main import app""" + _s21_repair_d.RESULT_CLIENT + '''\
+from clinic.main import app""" + _plumbing.RESULT_CLIENT + '''\
 desk = {"Authorization": "Bearer ${tok_desk}"}
 owner = client.post("/owners", headers=desk,
                     json={"name": "${owner_name}", "email": "${owner_email}"})
@@ -743,7 +743,7 @@ PLANTED = (_HANDLER_CLASS, _HEADERS_DROPPED, _INVOICES_OPEN, _SCHEDULE_SLASH, _N
            _CASE_SORT, _ID_REUSE, _EMAIL_CASE, _EMPTY_KEY, _SHARED_DAYS, _NULL_HIDDEN,
            _VERSION_ON_SUCCESS, _LAX_PAID)
 
-PROBES = _s22_repair_e.PROBE_HELPERS + '''\
+PROBES = probe_rows.ROWS_422_LOC_AND_HEAD + '''\
 DESK = {"Authorization": "Bearer ${tok_desk}"}
 VET1 = {"Authorization": "Bearer ${tok_vet1}"}
 VET2 = {"Authorization": "Bearer ${tok_vet2}"}
@@ -1515,7 +1515,7 @@ _SPACE = {
     ],
 }
 
-FAMILY = _s22_repair_e.repair_family(
+FAMILY = _plumbing.repair_family(
     id="repair/vet_clinic",
     title="Repair a large veterinary clinic service that misbehaves",
     prompt=PROMPT,

@@ -10,8 +10,8 @@ missing If-Match let through). Each bug is one requirement's trap; the setup is 
 with all of them."""
 
 from fastapi_env.tasks import Requirement
-from fastapi_env.tasks.repair._s21_repair_d import RESULT_CLIENT, editor
-from fastapi_env.tasks.repair._s22_repair_e import PROBE_HELPERS, repair_family
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
 INIT = '''\
 """A wiki: pages under nested slugs, each edit a new revision, with ETags for caches."""
@@ -264,7 +264,7 @@ FILES = {"wiki/__init__.py": INIT, "wiki/models.py": MODELS, "wiki/store.py": ST
 PLANTED = (_RAW_SHADOWED, _LIST_REDIRECTS, _URL_NORMALISED, _ETAG_LOST, _WHOLE_HEADER,
            _DEFAULTS_DROPPED, _RAW_UNTYPED, _ERRORS_SWALLOWED, _IF_MATCH_OPTIONAL)
 
-PROBES = PROBE_HELPERS + '''\
+PROBES = ROWS_422_LOC_AND_HEAD + '''\
 PREFIX = "${etag_prefix}"
 MAX_TITLE = ${max_title}
 

@@ -5,7 +5,8 @@ zero, negative and huge quantities, carts past the cap, mass assignment on coupo
 another customer's orders."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s21_security_c import forbid_to_ignore, row_helpers
+from fastapi_env.tasks.probe_rows import rows_without_ids
+from fastapi_env.tasks.traps import unknown_fields_ignored
 
 REFERENCE = '''\
 from typing import Annotated
@@ -242,7 +243,7 @@ result = [
 ]
 '''
 
-PROBES = row_helpers(("id",)) + '''\
+PROBES = rows_without_ids(("id",)) + '''\
 H1, H2, H3 = {"X-Session": "${t1}"}, {"X-Session": "${t2}"}, {"X-Session": "${t3}"}
 ADMIN = {"X-Session": "${t4}"}
 made = []
@@ -608,7 +609,7 @@ FAMILY = Family(
                     "`redeemed` and other fields are the server's (422); codes are unique "
                     "(409).",
                     probes=("coupon_fields",),
-                    traps=(forbid_to_ignore("CouponIn"),
+                    traps=(unknown_fields_ignored("CouponIn"),
                            Edit("percent above 100", "percent: int = Field(ge=1, le=100)",
                                 "percent: int = Field(ge=1)"),
                            Edit("limits from 0", "per_user_limit: int = Field(ge=1)\n"
@@ -626,7 +627,7 @@ FAMILY = Family(
                                 "le=${max_qty})", "quantity: int = Field(ge=1)"),
                            Edit("negative quantities", "quantity: int = Field(ge=1, "
                                 "le=${max_qty})", "quantity: int = Field(le=${max_qty})"),
-                           forbid_to_ignore("QuantityIn")),
+                           unknown_fields_ignored("QuantityIn")),
                     security=True),
         Requirement("A change taking the subtotal past ${total_max} cents is 409 "
                     "`cart_limit` and changes nothing.",

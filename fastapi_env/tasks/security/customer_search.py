@@ -5,7 +5,8 @@ grouping key, filter values), reading or changing another sales rep's customers 
 rep doing the manager's transfer, forged API keys and oversized inputs."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s21_security_b import PROBE_ROWS, extras_ignored
+from fastapi_env.tasks.probe_rows import ROWS_WITHOUT_HIDDEN
+from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
 import re
@@ -264,7 +265,7 @@ SORTS = ${sort_keys__repr}
 HIDDEN = ("id", "customer_id")
 
 
-''' + PROBE_ROWS + '''
+''' + ROWS_WITHOUT_HIDDEN + '''
 
 def _customer(client, headers, name, email=None, city="Oslo", tier=None, revenue=0):
     body = {"name": name, "email": email or name.replace(" ", ".").lower() + "@x.io",

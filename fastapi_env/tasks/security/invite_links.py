@@ -5,7 +5,9 @@ the invite, mass assignment, lax integers, and reading or revoking another organ
 invites."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s22_security_d import ERROR_HANDLERS, PROBE_ROWS
+from fastapi_env.tasks.probe_rows import ROWS_OF_BODY_OR_NONE
+from fastapi_env.tasks.security._error_handlers import ERROR_HANDLERS
+from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
 import hashlib
@@ -149,7 +151,7 @@ result = [
 ]
 '''
 
-PROBES = PROBE_ROWS + '''\
+PROBES = ROWS_OF_BODY_OR_NONE + '''\
 import hashlib
 import hmac
 
@@ -487,9 +489,7 @@ FAMILY = Family(
         Requirement("Bodies with any other field are 422 `invalid` (no body sets an "
                     "organisation, a use count or a token).",
                     probes="no_mass_assignment", security=True,
-                    traps=Edit("invite body ignores extra fields",
-                               'class InviteIn(BaseModel):\n    model_config = ConfigDict(extra="forbid")',
-                               'class InviteIn(BaseModel):\n    model_config = ConfigDict(extra="ignore")')),
+                    traps=extras_ignored("invite body ignores extra fields", "InviteIn")),
         Requirement("A token not of the stated shape (ASCII digits, no leading zero, a known "
                     "role) is 400 `malformed`.",
                     probes="malformed_tokens",

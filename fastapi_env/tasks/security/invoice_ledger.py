@@ -4,6 +4,7 @@ through someone else's client id (nested IDOR), setting `status` or `client_id` 
 body (mass assignment), oversized inputs, and an auditor writing."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
 import sqlite3
@@ -530,15 +531,11 @@ FAMILY = Family(
             "A body can never set an id, owner, client or status: any unlisted field is 422, "
             "on creation and on update.",
             probes=("body_cannot_set_protected_fields",),
-            traps=(Edit("invoice extras ignored", '''class InvoiceIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class InvoiceIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''),
+            traps=(extras_ignored("invoice extras ignored", "InvoiceIn"),
                    Edit("patch takes any field", '''class InvoicePatch(BaseModel):
     model_config = ConfigDict(extra="forbid")''', '''class InvoicePatch(BaseModel):
     model_config = ConfigDict(extra="allow")'''),
-                   Edit("client extras ignored", '''class ClientIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class ClientIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")''')),
+                   extras_ignored("client extras ignored", "ClientIn")),
             security=True),
         Requirement(
             "Memos are at most ${memo_max} characters, amounts 1 to ${amount_max}, due days "

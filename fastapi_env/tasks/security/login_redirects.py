@@ -5,7 +5,8 @@ cookies, and the cookie's attributes on sign-in and sign-out; the natural Starle
 re-encodes the target and drops cookies set on the injected response."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s22_security_d import ERROR_HANDLERS, PROBE_ROWS
+from fastapi_env.tasks.probe_rows import ROWS_OF_BODY_OR_NONE
+from fastapi_env.tasks.security._error_handlers import ERROR_HANDLERS
 
 REFERENCE = '''\
 import hashlib
@@ -126,7 +127,7 @@ result = [
 ]
 '''
 
-PROBES = PROBE_ROWS + '''\
+PROBES = ROWS_OF_BODY_OR_NONE + '''\
 COOKIE = "${cookie}"
 EVIL = "evil.example"
 

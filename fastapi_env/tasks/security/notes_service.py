@@ -3,6 +3,7 @@ malformed tokens, reading or changing another user's note, mass assignment, SQL 
 LIKE wildcards in search, oversized inputs, a member calling the admin route)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.probe_rows import ROW
 
 REFERENCE = '''\
 import sqlite3
@@ -157,14 +158,7 @@ A2 = {"Authorization": "Bearer ${t2}"}
 AA = {"Authorization": "Bearer ${ta}"}
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _new(client, headers, title, body="b"):
     return client.post("/notes", json={"title": title, "body": body}, headers=headers).json()["id"]

@@ -5,7 +5,8 @@ logged-out tokens, reaching an organisation one is not in, removing or demoting 
 and filling an organisation past its bound."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s21_security_b import PROBE_ROWS, extras_ignored
+from fastapi_env.tasks.probe_rows import ROWS_WITHOUT_HIDDEN
+from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
 import hashlib
@@ -274,7 +275,7 @@ U1, U2, U3, U4, U5, U6, U7 = ${users__repr}
 ADMIN_GRANTS = ${admin_grants__repr}
 MAX_MEMBERS = ${max_members}
 HIDDEN = ("id", "session")
-''' + PROBE_ROWS + '''
+''' + ROWS_WITHOUT_HIDDEN + '''
 
 def _login(client, user):
     token = client.post("/login", json={"user": user, "password": PASSWORDS[user]}).json()["token"]

@@ -7,7 +7,8 @@ someone else's private album, forged tokens and setting the owner through the bo
 import json
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s21_security_b import PROBE_ROWS, extras_ignored
+from fastapi_env.tasks.probe_rows import ROWS_WITHOUT_HIDDEN
+from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
 import json
@@ -221,7 +222,7 @@ A3 = {"Authorization": "Bearer ${t3}"}
 MAX_BYTES = ${max_bytes}
 QUOTA = ${quota}
 EXTS = ${exts__repr}
-''' + PROBE_ROWS + '''
+''' + ROWS_WITHOUT_HIDDEN + '''
 
 def _album(client, headers, title, private):
     r = client.post("/albums", json={"title": title, "private": private}, headers=headers)

@@ -6,7 +6,8 @@ double-quoted unknown names, LIKE wildcards and ASCII-only case folding, NULL or
 of nothing)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s22_security_d import ERROR_HANDLERS, PROBE_ROWS, table
+from fastapi_env.tasks.probe_rows import ROWS_OF_BODY_OR_NONE
+from fastapi_env.tasks.security._error_handlers import ERROR_HANDLERS, table
 
 # The report's query parameters (the key-order trap moves the key after them).
 _REPORT_PARAMS = '''\
@@ -175,7 +176,7 @@ result = [
 ]
 '''
 
-PROBES = PROBE_ROWS + '''\
+PROBES = ROWS_OF_BODY_OR_NONE + '''\
 A = {"${key_header}": "${key_a}"}
 B = {"${key_header}": "${key_b}"}
 

@@ -3,6 +3,7 @@ sign-up, client-chosen prices, ORDER BY injection through the sort parameter, re
 customer's order, and forged tokens."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
 import hashlib
@@ -325,9 +326,7 @@ failures are FastAPI's standard 422.
         Requirement("Totals come from the catalogue; a client cannot send a price or total "
                     "(422); qty 1-${qty_max}; unknown items 404.",
                     probes=("prices_come_from_the_catalogue",),
-                    traps=(Edit("order extras ignored", '''class OrderIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class OrderIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''),
+                    traps=(extras_ignored("order extras ignored", "OrderIn"),
                            Edit("qty unbounded", "qty: int = Field(ge=1, le=${qty_max})",
                                 "qty: int = Field(ge=1)")),
                     security=True),

@@ -5,7 +5,8 @@ granting roles or owners through body fields, forged, malformed and logged-out s
 oversized inputs and pages, and markup that must come back escaped."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.security._s21_security_c import forbid_to_ignore, row_helpers
+from fastapi_env.tasks.probe_rows import rows_without_ids
+from fastapi_env.tasks.traps import scheme_case_sensitive, unknown_fields_ignored
 
 REFERENCE = '''\
 import html
@@ -262,7 +263,7 @@ result = [
 ]
 '''
 
-PROBES = row_helpers(("id", "conversation_id")) + '''\
+PROBES = rows_without_ids(("id", "conversation_id")) + '''\
 TEAM1, TEAM2 = ${team1__repr}, ${team2__repr}
 PASSWORDS = {${c1__repr}: ${p1__repr}, ${c2__repr}: ${p2__repr}, ${a1__repr}: ${p3__repr},
              ${a2__repr}: ${p4__repr}}
@@ -722,8 +723,7 @@ FAMILY = Family(
                     security=True),
         Requirement("The scheme word `Bearer` is accepted in any letter case.",
                     probes=("scheme_in_any_case",),
-                    traps=(Edit("scheme case-sensitive", 'scheme.lower() != "bearer"',
-                                'scheme != "Bearer"'),)),
+                    traps=(scheme_case_sensitive(),)),
         Requirement("Logging in checks the exact username and password (else 401) and issues "
                     "a fresh token of at least 16 characters per login.",
                     probes=("login_issues_fresh_tokens",),
@@ -748,7 +748,7 @@ FAMILY = Family(
         Requirement("Sign-up only makes customers: a role or team in its body is 422 and an "
                     "existing username (any account) is 409.",
                     probes=("signup_makes_customers_only",),
-                    traps=(forbid_to_ignore("SignupIn"),
+                    traps=(unknown_fields_ignored("SignupIn"),
                            Edit("existing accounts overwritten",
                                 '    if body.username in USERS:\n'
                                 '        raise HTTPException(409, "conflict")\n', "")),
@@ -808,8 +808,8 @@ FAMILY = Family(
         Requirement("The server sets owners, authors, roles, statuses and counts: unlisted "
                     "body fields are 422.",
                     probes=("server_sets_owners_and_roles",),
-                    traps=(forbid_to_ignore("ConversationIn"), forbid_to_ignore("MessageIn"),
-                           forbid_to_ignore("StatusIn")),
+                    traps=(unknown_fields_ignored("ConversationIn"), unknown_fields_ignored("MessageIn"),
+                           unknown_fields_ignored("StatusIn")),
                     security=True),
         Requirement("Message text is trimmed then 1-${text_max} characters, at most "
                     "${att_max} attachment names of the stated form, subjects trimmed then "

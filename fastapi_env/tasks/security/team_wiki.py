@@ -4,6 +4,7 @@ IDOR), granting roles without being the owner or granting `owner`, viewers writi
 private pages, setting `author` or `version` through the body, and oversized inputs."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.traps import unknown_fields_ignored
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -547,12 +548,6 @@ _TOKEN_CHECK = '''    if x_token not in TOKENS:
     return TOKENS[x_token]'''
 
 
-def _forbid_to_ignore(model: str) -> Edit:
-    return Edit(f"{model} ignores unknown fields",
-                f'class {model}(BaseModel):\n    model_config = ConfigDict(extra="forbid")',
-                f'class {model}(BaseModel):\n    model_config = ConfigDict(extra="ignore")')
-
-
 FAMILY = Family(
     id="security/team_wiki",
     title="A team wiki with roles and private pages that withstands nested IDOR and escalation",
@@ -612,7 +607,7 @@ FAMILY = Family(
                            Edit("owner may demote themselves",
                                 '    if username == member["space"]["owner"]:\n'
                                 '        raise HTTPException(409, "conflict")\n', ""),
-                           _forbid_to_ignore("MemberIn")),
+                           unknown_fields_ignored("MemberIn")),
                     security=True),
         Requirement("Viewers read and comment but cannot create or edit pages (403).",
                     probes=("viewers_only_read",),
@@ -626,8 +621,8 @@ FAMILY = Family(
         Requirement("The server sets ids, author, version and parents: unlisted body fields "
                     "are 422 on every route.",
                     probes=("server_sets_author_and_version",),
-                    traps=(_forbid_to_ignore("PageIn"), _forbid_to_ignore("PagePatch"),
-                           _forbid_to_ignore("CommentIn")),
+                    traps=(unknown_fields_ignored("PageIn"), unknown_fields_ignored("PagePatch"),
+                           unknown_fields_ignored("CommentIn")),
                     security=True),
         Requirement("A page is reached only through its own space and a comment only through "
                     "its own page (404 otherwise).",

@@ -5,6 +5,7 @@ oversized deliveries, mass assignment of the secret or owner, another owner's en
 secrets that survive a rotation."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
 import hashlib
@@ -661,9 +662,7 @@ FAMILY = Family(
                                 '    changes = {k: v for k, v in changes.items() if v is not None}\n'))),
         Requirement("No body can set an endpoint's secret, owner or id.",
                     probes="no_mass_assignment", security=True,
-                    traps=(Edit("create ignores extra fields",
-                                'class EndpointIn(BaseModel):\n    model_config = ConfigDict(extra="forbid")',
-                                'class EndpointIn(BaseModel):\n    model_config = ConfigDict(extra="ignore")'),
+                    traps=(extras_ignored("create ignores extra fields", "EndpointIn"),
                            Edit("patch applies any field",
                                 'class EndpointPatch(BaseModel):\n    model_config = ConfigDict(extra="forbid")',
                                 'class EndpointPatch(BaseModel):\n    model_config = ConfigDict(extra="allow")'))),

@@ -4,8 +4,8 @@ cents from whole minutes with free minutes and a cap, station capacity, damage t
 repairs, a revenue report, and `{"status", "reason"}` errors with validation as 400)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_e import ROW_HELPER
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW_OR_CONTENT_TYPE
+from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -306,7 +306,7 @@ result = [
 ]
 '''
 
-PROBES = ROW_HELPER + '''
+PROBES = ROW_OR_CONTENT_TYPE + '''
 
 OP, ME = {"X-Api-Key": "${k_op}"}, {"X-Api-Key": "${k_mech}"}
 R1, R2 = {"X-Api-Key": "${k_r1}"}, {"X-Api-Key": "${k_r2}"}

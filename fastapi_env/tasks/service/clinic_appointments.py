@@ -10,7 +10,8 @@ format)."""
 from datetime import date, timedelta
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import re
@@ -362,14 +363,7 @@ def _day(n):
     return (TODAY + timedelta(days=n)).isoformat()
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _patient(client, username):
     """A fresh patient (no appointments yet): their auth header."""
@@ -1044,9 +1038,7 @@ FAMILY = Family(
                                 "# raises on 2030-02-30\n", ""),
                            Edit("any minute", " or minutes_of(value) % 15:", ":"),
                            Edit("any duration", "multiple_of=15)", ")"),
-                           Edit("slot extras ignored", '''class SlotIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class SlotIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("slot extras ignored", "SlotIn"))),
         Requirement("A slot's date must be 1-${horizon} days after today (else "
                     "${window_status} `outside_window`, checked before the hours).",
                     probes="booking_window",
@@ -1106,9 +1098,7 @@ FAMILY = Family(
                     probes="patient_validation",
                     traps=(Edit("usernames may start with a digit", 'r"^[a-z][a-z0-9]{2,19}$$"',
                                 'r"^[a-z0-9]{3,20}$$"'),
-                           Edit("patient extras ignored", '''class PatientIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class PatientIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("patient extras ignored", "PatientIn"))),
         Requirement("Booking answers 201 with the appointment (reason trimmed) and its "
                     "`Location`; the slot becomes unavailable.",
                     probes="book",
@@ -1120,9 +1110,7 @@ FAMILY = Family(
                     probes="booking_errors",
                     traps=(Edit("reason not trimmed", "StringConstraints(strip_whitespace=True, ",
                                 "StringConstraints("),
-                           Edit("booking extras ignored", '''class BookingIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class BookingIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("booking extras ignored", "BookingIn"))),
         Requirement("A slot with a booked appointment is 409 `slot_taken` to anyone.",
                     probes="slot_taken",
                     traps=Edit("slots double-booked", '''    if active_on(slot["id"]) is not None:

@@ -9,12 +9,8 @@ overlaps; FastAPI's own error shapes)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_d import (
-    check_order,
-    checks_swapped,
-    row_helpers,
-    without_location,
-)
+from fastapi_env.tasks.probe_rows import rows_without_top_ids
+from fastapi_env.tasks.traps import check_order, checks_reversed, without_location
 
 REFERENCE = '''\
 import base64
@@ -332,7 +328,7 @@ R = [_basic(*pair) for pair in REVIEWERS]
 S1, S2 = _basic("${s1}", "${s1_pw}"), _basic("${s2}", "${s2_pw}")
 
 
-''' + row_helpers(("id", "talk_id")) + '''
+''' + rows_without_top_ids(("id", "talk_id")) + '''
 
 def _gist(r):
     """Status and what went wrong: the code of an error; for a 422 the locations of its
@@ -1078,7 +1074,7 @@ def caller(credentials=Depends(basic_scheme)) -> dict:
                                 'if talk["title"]'))),
         Requirement("When both apply, ${first_check} is answered before ${second_check}.",
                     probes="limit_versus_duplicate",
-                    traps=checks_swapped("submit checks swapped", "submit_checks")),
+                    traps=checks_reversed("submit checks swapped", "submit_checks")),
         Requirement("Speakers list only their own talks, reviewers and the chair all, sorted by "
                     "id.",
                     probes="list_scope",

@@ -8,7 +8,8 @@ its history, the credit limit, the lowest passing grade, whether grades may be c
 two enrollment failures wins, and the page sizes and seat bound."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -316,14 +317,7 @@ S3, S4 = {"X-API-Key": ${k_s3__repr}}, {"X-API-Key": ${k_s4__repr}}
 FIRST, SECOND, THIRD, FOURTH = ${codes__repr}
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _course(client, code, credits=1, seats=5, prerequisites=(), headers=I1, title=None):
     body = {"code": code, "title": title or f"Course {code}", "credits": credits,

@@ -4,8 +4,8 @@ per-plan zone access and monthly quotas, team admins booking for their members, 
 with a notice rule, usage and occupancy reports, and a flat `{"error": code}` error format)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_e import ROW_HELPER
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW_OR_CONTENT_TYPE
+from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -297,7 +297,7 @@ result = [
 ]
 '''
 
-PROBES = ROW_HELPER + '''
+PROBES = ROW_OR_CONTENT_TYPE + '''
 
 ST = {"Authorization": "Bearer ${tok_staff}"}
 A = {"Authorization": "Bearer ${tok_a}"}
@@ -940,9 +940,7 @@ FAMILY = Family(
                     probes=("desk_validation",),
                     traps=(Edit("four letters allowed", r'pattern=r"^[A-Z]{1,3}-[0-9]{1,3}$$"',
                                 r'pattern=r"^[A-Z]{1,4}-[0-9]{1,3}$$"'),
-                           Edit("desk extras ignored", '''class DeskIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class DeskIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("desk extras ignored", "DeskIn"))),
         Requirement("`GET /desks` sorts by code as text and filters by a valid `zone`.",
                     probes=("list_desks",),
                     traps=(Edit("desks in creation order", "for code, desk in sorted(DESKS.items())",

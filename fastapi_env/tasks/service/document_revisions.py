@@ -4,7 +4,7 @@ and weak forms, HEAD, soft deletes, restore by content, filtered listing paged b
 `Link` header, and one error format with a strict failure order)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import head_not_served, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import base64
@@ -862,9 +862,7 @@ FAMILY = Family(
                                 "    return etag(doc) in [tag"))),
         Requirement("`HEAD /docs/{doc_id}` answers as `GET` would, without a body.",
                     probes="head",
-                    traps=Edit("HEAD not served",
-                               '@app.api_route("/docs/{doc_id}", methods=["GET", "HEAD"])',
-                               '@app.get("/docs/{doc_id}")')),
+                    traps=head_not_served('@app.api_route("/docs/{doc_id}", methods=["GET", "HEAD"])')),
         Requirement("`PUT` needs `If-Match` (428 without; 412 unless `*` or a list holding "
                     "exactly the current ETag, `W/` never matching).",
                     probes="if_match",

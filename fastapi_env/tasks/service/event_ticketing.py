@@ -9,7 +9,8 @@ organiser's event looks like (403 or 404), which of two failures wins, and wheth
 is strictly first-come-first-served or lets smaller requests through."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -336,14 +337,7 @@ A1, A2 = {"Authorization": "Bearer ${t_a1}"}, {"Authorization": "Bearer ${t_a2}"
 A3, A4 = {"Authorization": "Bearer ${t_a3}"}, {"Authorization": "Bearer ${t_a4}"}
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _event(client, name, capacity, waitlist=0, headers=O1):
     body = {"name": name, "capacity": capacity, "waitlist": waitlist}
@@ -949,11 +943,7 @@ FAMILY = Family(
                                 "INVALID_STATUS = ${invalid_status}",
                                 lambda p: "INVALID_STATUS = "
                                 f"{422 if p['invalid_status'] == 400 else 400}"),
-                           Edit("event extras ignored",
-                                'class EventIn(BaseModel):\n    model_config = ConfigDict('
-                                'extra="forbid")',
-                                'class EventIn(BaseModel):\n    model_config = ConfigDict('
-                                'extra="ignore")'))),
+                           extras_ignored("event extras ignored", "EventIn"))),
         Requirement("`GET /events` filters by `q` (ignoring case), `organiser` and `has_seats`, "
                     "in id order, paged by `page` and `per_page` (1-${per_page_max}, default "
                     "${per_page_default}) with `total` counting every match.",

@@ -8,7 +8,8 @@ transitions, filtered and paginated listings, one error format)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -314,14 +315,7 @@ def _login(client, name):
     return {"X-Auth-Token": r.json()["token"]}
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _gist(r):
     """Status and what a report response says: its state and total, or the error codes."""
@@ -916,9 +910,7 @@ FAMILY = Family(
                            "reason": None}]}''', '''              "history": []}'''))),
         Requirement("A report title is 3-60 characters; other fields are invalid.",
                     probes="report_validation",
-                    traps=(Edit("report extras ignored", '''class ReportIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class ReportIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''),
+                    traps=(extras_ignored("report extras ignored", "ReportIn"),
                            Edit("title from 1", "title: str = Field(min_length=3, max_length=60)",
                                 "title: str = Field(min_length=1, max_length=60)"))),
         Requirement("Adding an item answers 201 with the whole report (items in order, total "
@@ -935,9 +927,7 @@ FAMILY = Family(
                                 "amount_cents: int = Field(ge=1)"),
                            Edit("zero amounts", "amount_cents: int = Field(ge=1, le=ITEM_MAX)",
                                 "amount_cents: int = Field(ge=0, le=ITEM_MAX)"),
-                           Edit("item extras ignored", '''class ItemIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class ItemIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("item extras ignored", "ItemIn"))),
         Requirement("A report's total may reach ${report_max} but not exceed it (409 "
                     "`report_limit_exceeded`).",
                     probes="report_limit",

@@ -9,10 +9,7 @@ mechanic may have in progress, the page sizes, the status of a validation failur
 an order in progress may be reassigned."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_c import (
-    other_validation_status,
-    router_error_traps,
-)
+from fastapi_env.tasks.traps import other_validation_status, router_error_traps
 
 REFERENCE = '''\
 from decimal import Decimal

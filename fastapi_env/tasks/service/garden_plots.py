@@ -19,20 +19,22 @@ two lease refusals wins, and the fee period."""
 from datetime import date, timedelta
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s22_service_i import (
+from fastapi_env.tasks.service._core_nested_errors import (
     INVALID_INPUT,
     PROBE_HELPERS,
     REFUSALS,
     RESULT_ROW,
-    checks_swapped,
-    extras_ignored,
-    ids_reused,
-    other_validation_status,
     role_not_checked,
     roles_block,
     whole_location_fields,
 )
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import (
+    checks_of_the_other_order,
+    extras_ignored,
+    ids_reused,
+    other_validation_status,
+    router_errors_in_fastapi_format,
+)
 
 REFERENCE = '''\
 import math
@@ -896,7 +898,7 @@ FAMILY = Family(
                     probes="lease_precedence",
                     traps=Edit("lease checks in the other order",
                                "for check in ${lease_checks}:",
-                               checks_swapped(CHECKS, "first_refusal"))),
+                               checks_of_the_other_order(CHECKS, "first_refusal"))),
         Requirement("`GET /leases` lists a gardener's own (a manager's: all); a lease is ended "
                     "by its gardener or a manager (else 404 `lease_not_found`); ids never reused.",
                     probes="leases",

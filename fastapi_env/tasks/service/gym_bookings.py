@@ -9,13 +9,8 @@ instructor's roster; errors as `{"ok": false, ...}` with dotted locations)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_d import (
-    check_order,
-    checks_swapped,
-    extras_ignored,
-    row_helpers,
-    without_location,
-)
+from fastapi_env.tasks.probe_rows import rows_without_top_ids
+from fastapi_env.tasks.traps import check_order, checks_reversed, extras_ignored, without_location
 
 REFERENCE = '''\
 import secrets
@@ -343,7 +338,7 @@ DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 FREE_SLOTS = iter(range(1000))  # evening slots no seeded class uses, one per new class
 
 
-''' + row_helpers(("id", "class_id", "member_id")) + '''
+''' + rows_without_top_ids(("id", "class_id", "member_id")) + '''
 
 def _gist(r):
     body = r.json()
@@ -965,7 +960,7 @@ FAMILY = Family(
         Requirement("Booking refusals: 404, then ${first_check}, then ${second_check}, then "
                     "`class_full`.",
                     probes="booking_precedence",
-                    traps=(checks_swapped("book checks swapped", "book_checks"),
+                    traps=(checks_reversed("book checks swapped", "book_checks"),
                            Edit("full before the limit", """    for check in (${book_checks}):
         check(user, cls, body.week)
     status = "confirmed"

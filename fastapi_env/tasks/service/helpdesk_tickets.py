@@ -8,7 +8,8 @@ the login failure status, page sizes, the default sort and the tie-break, whethe
 current status is accepted, and whether agents may assign other agents."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -321,15 +322,7 @@ result = [
 ]
 '''
 
-PROBES = '''\
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+PROBES = ROW + '''
 
 def _login(client, name, password):
     r = client.post("/login", json={"username": name, "password": password})
@@ -967,11 +960,7 @@ FAMILY = Family(
                     probes="ticket_validation",
                     traps=(Edit("subject bound off by one", "Field(min_length=3, max_length=80)",
                                 "Field(min_length=3, max_length=79)"),
-                           Edit("ticket extras ignored",
-                                'class TicketIn(BaseModel):\n    model_config = ConfigDict('
-                                'extra="forbid")',
-                                'class TicketIn(BaseModel):\n    model_config = ConfigDict('
-                                'extra="ignore")'))),
+                           extras_ignored("ticket extras ignored", "TicketIn"))),
         Requirement("A ${customer_role} sees only their own tickets: others are 404 on every "
                     "route and missing from lists.",
                     probes="customer_visibility",
@@ -1099,11 +1088,7 @@ FAMILY = Family(
                     traps=(Edit("null status accepted",
                                 "    status: Status = None\n",
                                 "    status: Status | None = None\n"),
-                           Edit("patch extras ignored",
-                                'class TicketPatch(BaseModel):\n    model_config = ConfigDict('
-                                'extra="forbid")',
-                                'class TicketPatch(BaseModel):\n    model_config = ConfigDict('
-                                'extra="ignore")'))),
+                           extras_ignored("patch extras ignored", "TicketPatch"))),
         Requirement("${customer_role} users never see internal comments, in lists or in a "
                     "ticket's `comments` count.",
                     probes="comment_visibility",

@@ -5,28 +5,30 @@ offset pagination with a total header, partial edits where null clears, withdraw
 and decisions with a deductible, a summary, and one `{"error": ...}` format).
 
 Most rules are ones the obvious FastAPI app gets silently wrong on the pinned packages (see
-`_s22_service_f`): auth before a malformed body, bodies without a JSON Content-Type, exact paths,
+`_core_body_after_auth`): auth before a malformed body, bodies without a JSON Content-Type, exact paths,
 HEAD, a complete `Allow`, `true`-only booleans and JSON-only integers, a pattern checked after
 upper-casing, date-times that are not numbers, `Z` rather than `+00:00`, a repeated query
 parameter. The parameters change the people, the policies' limits, deductibles and start dates,
 the page sizes, the validation status, the description bound and which of two refusals wins."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s22_service_f import (
+from fastapi_env.tasks.service._core_body_after_auth import (
     ACCESS_AND_ERRORS,
     CORE,
     ROW_HELPERS,
-    empty_edits_accepted,
-    lax_integers,
     listed_ids_helper,
-    null_fields_ignored,
     paging_requirement,
-    pattern_checked_before_case,
     plumbing_probes,
     plumbing_requirements,
     plumbing_traps,
-    repeated_filter_traps,
     token_table,
+)
+from fastapi_env.tasks.traps import (
+    empty_edits_accepted,
+    lax_integers,
+    null_fields_ignored,
+    pattern_checked_before_case,
+    repeated_filter_traps,
 )
 
 REFERENCE = CORE + '''\

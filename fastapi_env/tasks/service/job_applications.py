@@ -6,28 +6,30 @@ pagination with a total header, partial edits where null clears, soft withdrawal
 with a reason, a pipeline report, and one `{"error": ...}` format).
 
 Most rules are ones the obvious FastAPI app gets silently wrong on the pinned packages (see
-`_s22_service_f`): auth before a malformed body, bodies without a JSON Content-Type, exact paths,
+`_core_body_after_auth`): auth before a malformed body, bodies without a JSON Content-Type, exact paths,
 HEAD, a complete `Allow`, a pattern checked after lower-casing, JSON-only integers, dates that
 Pydantic's `date` would also take as numbers or midnight date-times, a repeated query parameter
 and `true`-only booleans. The parameters change the people, the jobs' experience bounds, the
 page sizes, the validation status, the note bound and which of two refusals wins."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s22_service_f import (
+from fastapi_env.tasks.service._core_body_after_auth import (
     ACCESS_AND_ERRORS,
     CORE,
     ROW_HELPERS,
-    empty_edits_accepted,
-    lax_integers,
     listed_ids_helper,
-    null_fields_ignored,
     paging_requirement,
-    pattern_checked_before_case,
     plumbing_probes,
     plumbing_requirements,
     plumbing_traps,
-    repeated_filter_traps,
     token_table,
+)
+from fastapi_env.tasks.traps import (
+    empty_edits_accepted,
+    lax_integers,
+    null_fields_ignored,
+    pattern_checked_before_case,
+    repeated_filter_traps,
 )
 
 REFERENCE = CORE + '''\

@@ -8,7 +8,7 @@ Pitfalls a natural implementation meets on the pinned packages (each one a requi
 `StringConstraints` checks `pattern` before `to_upper`; a plain datetime in a dict is sent with
 `+00:00`, not `Z`; `Literal` page sizes refuse every query value; `int` path ids accept `1.0`
 and `+1`; `bool` query values accept `1` and `yes`; an empty query value arrives as `""`; plus
-the shared ones of `_s22_service_h` (HEAD, trailing slashes, router headers, bodies without a
+the shared ones of `_core_dotted_fields` (HEAD, trailing slashes, router headers, bodies without a
 Content-Type). The parameters change the barcode form, the tests and their minimum volumes,
 the page sizes, which statuses may be rejected, and the names."""
 
@@ -16,14 +16,14 @@ the page sizes, which statuses may be rejected, and the names."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s22_service_h import (
+from fastapi_env.tasks.service._core_dotted_fields import (
     PROBES_HEAD,
     PROMPT_RULES,
     REFERENCE_HEAD,
     common_requirements,
-    ids_reused,
     validation_format_requirement,
 )
+from fastapi_env.tasks.traps import ids_recomputed
 
 REFERENCE = REFERENCE_HEAD + '''
 TOKENS = {"${tok_m}": {"name": "${name_m}", "role": "manager"},
@@ -838,7 +838,7 @@ FAMILY = Family(
                     probes=("delete",),
                     traps=(Edit("completed samples locked", 'if sample["status"] in ("received", "testing"):',
                                 'if sample["status"] in ("received", "testing", "completed"):'),
-                           ids_reused("ids reused after deletion",
+                           ids_recomputed("ids reused after deletion",
                                       'sample = {"id": NEXT_ID[0], **body.model_dump(),',
                                       "NEXT_ID[0]", "SAMPLES"))),
         Requirement("Stats list all five statuses in order with counts, and the open urgent "

@@ -3,6 +3,7 @@ two roles, CRUD with validation, filtering and pagination, one error format with
 conflict codes, Location and Allow headers, OpenAPI tags and security scheme)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.probe_rows import ROW
 
 REFERENCE = '''\
 from typing import Annotated
@@ -248,15 +249,7 @@ result = [
 ]
 '''
 
-PROBES = '''\
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+PROBES = ROW + '''
 
 def _login(client, name, password):
     r = client.post("/auth/token", data={"username": name, "password": password})

@@ -17,21 +17,23 @@ bound, the page sizes and default, the seats per booking, the validation status,
 booking refusals wins, and the languages."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s22_service_i import (
+from fastapi_env.tasks.service._core_nested_errors import (
     INVALID_INPUT,
     PROBE_HELPERS,
     REFUSALS,
     RESULT_ROW,
-    checks_swapped,
+    role_not_checked,
+    roles_block,
+    whole_location_fields,
+)
+from fastapi_env.tasks.traps import (
+    checks_of_the_other_order,
     extras_ignored,
     head_not_served,
     ids_reused,
     other_validation_status,
-    role_not_checked,
-    roles_block,
     router_error_traps,
     slashes_redirected,
-    whole_location_fields,
 )
 
 REFERENCE = '''\
@@ -892,7 +894,7 @@ FAMILY = Family(
                     probes="router_errors",
                     traps=router_error_traps("    return error_body(exc.status_code, code, exc.headers)")),
         Requirement("A path ending in `/` is 404 `no_route`, not a redirect.",
-                    probes="trailing_slash", traps=slashes_redirected()),
+                    probes="trailing_slash", traps=slashes_redirected(name="trailing slash redirected")),
         Requirement("Invalid input is ${invalid_status} `invalid_input` with the sorted, distinct "
                     "`where.name` fields.",
                     probes="validation_format",
@@ -1049,7 +1051,7 @@ FAMILY = Family(
                     probes="booking_precedence",
                     traps=Edit("booking checks in the other order",
                                "for check in ${booking_checks}:",
-                               checks_swapped(CHECKS, "first_refusal"))),
+                               checks_of_the_other_order(CHECKS, "first_refusal"))),
         Requirement("`GET /bookings` lists a visitor's own (a curator's: all); a booking is "
                     "cancelled by its visitor or a curator (else 404), freeing its seats; ids "
                     "are never reused.",

@@ -10,7 +10,8 @@ status of a validation failure, what another resident's permit looks like (403 o
 two approval failures wins, and whether an approved permit may still be cancelled."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_c import (
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import (
     extras_ignored,
     ids_reused,
     other_validation_status,
@@ -358,14 +359,7 @@ O1, O2 = _basic(${o1__repr}, ${o1_pw__repr}), _basic(${o2__repr}, ${o2_pw__repr}
 ROOMY, TIGHT = ${roomy_zone__repr}, ${tight_zone__repr}
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _car(client, plate, headers=R1, make="Fiat"):
     return client.post("/vehicles", json={"plate": plate, "make": make}, headers=headers).json()["id"]
@@ -1051,8 +1045,7 @@ FAMILY = Family(
                                 '"cancelled"'))),
         Requirement("Vehicle ids are never reused.",
                     probes="ids_never_reused",
-                    traps=ids_reused("freed ids reused", ("vehicle", "vehicle"), "VEHICLES",
-                                     "    ")),
+                    traps=ids_reused("freed ids reused", "    vehicle = ", "VEHICLES", "vehicle")),
         Requirement("`POST /permits` answers 201 with a pending permit: normalised zone, the "
                     "vehicle's plate, `last_day` = start + days - 1, `fee` = days * rate, "
                     "`Location`.",

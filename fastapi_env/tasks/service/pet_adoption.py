@@ -9,13 +9,8 @@ rejects the rivals; errors as codes with a field map for validation)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_d import (
-    check_order,
-    checks_swapped,
-    extras_ignored,
-    row_helpers,
-    without_location,
-)
+from fastapi_env.tasks.probe_rows import rows_without_top_ids
+from fastapi_env.tasks.traps import check_order, checks_reversed, extras_ignored, without_location
 
 REFERENCE = '''\
 import re
@@ -376,7 +371,7 @@ PROBES = '''\
 COOKIE = "${cookie}"
 
 
-''' + row_helpers(("id", "animal_id", "adopter_id")) + '''
+''' + rows_without_top_ids(("id", "animal_id", "adopter_id")) + '''
 
 def _gist(r):
     body = r.json()
@@ -1122,7 +1117,7 @@ FAMILY = Family(
                                 'if animal["status"] == "adopted":\n        raise Refusal(409, "not_available")'))),
         Requirement("When both apply, ${first_check} is answered before ${second_check}.",
                     probes="apply_precedence",
-                    traps=checks_swapped("apply checks swapped", "apply_checks")),
+                    traps=checks_reversed("apply checks swapped", "apply_checks")),
         Requirement("After a rejection or withdrawal the adopter may apply again.",
                     probes="reapply",
                     traps=Edit("any past application blocks",

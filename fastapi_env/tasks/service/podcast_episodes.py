@@ -4,15 +4,17 @@ timestamps, repeatable tag filters, paging with a total header, `{"error"}` bodi
 validation as 400)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s22_service_g import (
+from fastapi_env.tasks.service._core_400_invalid import (
     ERRORS_SOURCE,
     ROLE_SOURCE,
     ROW_HELPERS,
-    head_not_served,
     router_headers_dropped,
+)
+from fastapi_env.tasks.traps import (
+    head_left_out_of_methods,
+    router_errors_in_fastapi_format,
     slashes_redirected,
 )
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import re
@@ -708,9 +710,9 @@ FAMILY = Family(
         Requirement("A 405 carries FastAPI's standard `Allow` header.",
                     probes="allow_header", traps=router_headers_dropped()),
         Requirement("A path with a trailing slash is 404 `no_route`, not a redirect.",
-                    probes="trailing_slash", traps=slashes_redirected()),
+                    probes="trailing_slash", traps=slashes_redirected("FastAPI(redirect_slashes=False)")),
         Requirement("Every GET route answers HEAD with the GET's status and headers and no body.",
-                    probes="head", traps=head_not_served(4)),
+                    probes="head", traps=head_left_out_of_methods(4)),
         Requirement("A slug is trimmed and lowercased, then must be 3-${slug_max} lowercase "
                     "letters, digits or hyphens.",
                     probes="slug_rules",

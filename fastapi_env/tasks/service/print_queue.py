@@ -4,14 +4,17 @@ with exact headers, jobs with priorities and a page quota, `{"error"}` bodies wi
 as 400, and `/docs` as the service's own document list)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s22_service_g import (
+from fastapi_env.tasks.service._core_400_invalid import (
     ERRORS_SOURCE,
     ROLE_SOURCE,
     ROW_HELPERS,
-    head_not_served,
     router_headers_dropped,
 )
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import (
+    extras_ignored,
+    head_left_out_of_methods,
+    router_errors_in_fastapi_format,
+)
 
 REFERENCE = '''\
 import re
@@ -834,7 +837,7 @@ FAMILY = Family(
                            Edit("no Content-Disposition",
                                 '''    response.headers["Content-Disposition"] = f'attachment; filename="{doc["name"]}"'\n''', ""))),
         Requirement("Every GET route answers HEAD with the GET's status and headers and no body.",
-                    probes="head", traps=head_not_served(7)),
+                    probes="head", traps=head_left_out_of_methods(7)),
         Requirement("A job is 201 with `Location` and the documented fields; `copies` defaults to "
                     "the document's; 404 `unknown_doc` before `unknown_printer`.",
                     probes="job_create",
@@ -850,9 +853,7 @@ FAMILY = Family(
                     probes="job_fields",
                     traps=(Edit("job fields read leniently", "    copies: StrictInt | None = Field(",
                                 "    copies: int | None = Field("),
-                           Edit("extra job fields ignored", '''class JobIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class JobIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("extra job fields ignored", "JobIn"))),
         Requirement("The quota counts pages x copies of jobs not cancelled: 409 `quota_exceeded` "
                     "beyond ${quota}, `X-Pages-Left` after each job, `GET /me/quota`.",
                     probes="quota",

@@ -9,7 +9,8 @@ the largest serving count, the decimal places of quantities, how many tags a rec
 the page sizes, the default sort, and whether a published recipe may go back to draft."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s21_service_c import ids_reused
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import ids_reused
 
 REFERENCE = '''\
 from decimal import ROUND_HALF_UP, Decimal
@@ -299,14 +300,7 @@ A1, A2, ED, RD = ({COOKIE: key} for key in (${k1__repr}, ${k2__repr}, ${k3__repr
 LIQUID, SOLID = ${liquid__repr}, "g"
 
 
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+''' + ROW + '''
 
 def _errors(r):
     """A 422 as the sorted fields it names (a location's first two parts: how deep an error
@@ -945,7 +939,7 @@ FAMILY = Family(
                                 '    if user["name"] != recipe["author"] and user["role"] != '
                                 '"editor":\n        raise HTTPException(403, "not_your_recipe")\n'
                                 "    del RECIPES[recipe_id]"),
-                           ids_reused("ids reused", ("recipe", "recipe"), "RECIPES", "    "))),
+                           ids_reused("ids reused", "    recipe = ", "RECIPES", "recipe"))),
         Requirement("Favourites: 201 when added, 200 when already; removing a non-favourite is "
                     "404 `not_a_favourite`; `/me/favourites` is most recent first; the recipe "
                     "counts them.",

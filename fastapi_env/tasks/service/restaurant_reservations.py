@@ -6,7 +6,7 @@ boolean in the query, offset pagination with a total header, partial edits where
 soft cancellation, seating, a day report, and one `{"error": ...}` format).
 
 Most rules are ones the obvious FastAPI app gets silently wrong on the pinned packages (see
-`_s22_service_f`): auth before a malformed body, bodies without a JSON Content-Type, exact paths,
+`_core_body_after_auth`): auth before a malformed body, bodies without a JSON Content-Type, exact paths,
 HEAD, a complete `Allow`, a pattern checked after lower-casing, JSON-only integers, date-times
 that are not numbers, `Z` rather than `+00:00`, a repeated query parameter, `true`-only booleans
 and `YYYY-MM-DD`-only dates (Pydantic's `date` takes `0` and midnight date-times). The
@@ -14,19 +14,21 @@ parameters change the people, the tables, the opening hours, the largest party, 
 the validation status, the notes bound and which of two refusals wins."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s22_service_f import (
+from fastapi_env.tasks.service._core_body_after_auth import (
     ACCESS_AND_ERRORS,
     CORE,
     ROW_HELPERS,
-    lax_integers,
     listed_ids_helper,
-    null_fields_ignored,
-    pattern_checked_before_case,
     plumbing_probes,
     plumbing_requirements,
     plumbing_traps,
-    repeated_filter_traps,
     token_table,
+)
+from fastapi_env.tasks.traps import (
+    lax_integers,
+    null_fields_ignored,
+    pattern_checked_before_case,
+    repeated_filter_traps,
     total_of_the_page,
 )
 

@@ -4,7 +4,7 @@ header, forward-only status transitions, optimistic concurrency with ETag / If-M
 problem+json errors)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 from typing import Annotated, Literal
@@ -543,9 +543,7 @@ One row per request, `[status code, JSON body]`:
                     probes=("project_validation",),
                     traps=(Edit("capitals allowed", 'pattern=r"^[a-z0-9-]+$$"',
                                 'pattern=r"^[A-Za-z0-9-]+$$"'),
-                           Edit("project extras ignored", '''class ProjectIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class ProjectIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("project extras ignored", "ProjectIn"))),
         Requirement("A new task is `open`, created by the caller, with `Location` and `ETag`; "
                     "404 for the project, then 400 `unknown_assignee`.",
                     probes=("create_tasks",),
@@ -560,9 +558,7 @@ One row per request, `[status code, JSON body]`:
                     probes=("task_validation",),
                     traps=(Edit("title unbounded", '''    title: str = Field(min_length=1, max_length=${title_max})''',
                                 '''    title: str = Field(min_length=1)'''),
-                           Edit("task extras ignored", '''class TaskIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class TaskIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("task extras ignored", "TaskIn"))),
         Requirement("Task lists filter, sort by id or priority, page with `offset`/`limit`, and "
                     "give `X-Total-Count` before paging.",
                     probes=("filter_sort_paginate",),

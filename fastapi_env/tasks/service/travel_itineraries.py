@@ -9,7 +9,7 @@ Pitfalls a natural implementation meets on the pinned packages (each one a requi
 dict is sent as a JSON float; `date` accepts `0` (1970-01-01) and midnight date-times; lax `int`
 accepts `"3"`, `3.0` and `true`; `list[str] | None = None` without `Query()` is read from the
 body, so the tag filter is silently ignored; `HttpUrl` rewrites the link it echoes; plus the
-shared ones of `_s22_service_h` (HEAD, trailing slashes, router headers, bodies without a
+shared ones of `_core_dotted_fields` (HEAD, trailing slashes, router headers, bodies without a
 Content-Type). The parameters change the names, the most travellers, the page sizes, the segment
 kinds and which itineraries may be deleted."""
 
@@ -17,14 +17,14 @@ kinds and which itineraries may be deleted."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._s22_service_h import (
+from fastapi_env.tasks.service._core_dotted_fields import (
     PROBES_HEAD,
     PROMPT_RULES,
     REFERENCE_HEAD,
     common_requirements,
-    ids_reused,
     validation_format_requirement,
 )
+from fastapi_env.tasks.traps import ids_recomputed
 
 REFERENCE = REFERENCE_HEAD + '''
 TOKENS = {"${tok_a}": {"name": "${name_a}", "role": "agent"},
@@ -819,7 +819,7 @@ FAMILY = Family(
                                 "description: str"),
                            Edit("last day outside the trip", 'if not trip["start_date"] <= body.day <= trip["end_date"]:',
                                 'if not trip["start_date"] <= body.day < trip["end_date"]:'),
-                           ids_reused("segment ids reused",
+                           ids_recomputed("segment ids reused",
                                       'segment = {"id": trip["next_segment"], **body.model_dump(),',
                                       'trip["next_segment"]', 'trip["segments"]'))),
         Requirement("A price is a JSON string of 1-6 digits with an optional point and one or "
@@ -856,7 +856,7 @@ FAMILY = Family(
                     traps=(Edit("any itinerary deletable", '''    if trip["status"] not in DELETABLE:
         raise Refused(409, "itinerary_locked")
 ''', ""),
-                           ids_reused("itinerary ids reused",
+                           ids_recomputed("itinerary ids reused",
                                       'trip = {"id": NEXT_ID[0], **body.model_dump(),',
                                       "NEXT_ID[0]", "TRIPS"))),
         Requirement("The summary: 404 `unknown_customer` before 403; counts itineraries not "

@@ -7,7 +7,7 @@ rules, limit/offset pagination with a total-count header, one error format)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
 import re
@@ -916,9 +916,7 @@ FAMILY = Family(
                     probes="item_validation",
                     traps=(Edit("sku not anchored", 'pattern=r"^[A-Z]{3}-[0-9]{4}$$"',
                                 'pattern=r"[A-Z]{3}-[0-9]{4}"'),
-                           Edit("item extras ignored", '''class ItemIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")''', '''class ItemIn(BaseModel):
-    model_config = ConfigDict(extra="ignore")'''))),
+                           extras_ignored("item extras ignored", "ItemIn"))),
         Requirement("`GET /items/{sku}` shows the item with its total stock; skus match "
                     "exactly, else 404 `item_not_found`.",
                     probes="read_item",

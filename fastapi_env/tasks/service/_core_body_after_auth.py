@@ -1,8 +1,11 @@
-"""What the service families of branch s22-service-f (insurance_claims, restaurant_reservations)
-share: the reference's plumbing (errors, bearer tokens, roles, JSON bodies read after the caller
-is known, exact paths, a complete `Allow`), the probes of those rules, and their traps. Not a
-family: modules starting with `_` are skipped at load. Each reference stays a self-contained app:
-`core_reference()` is text the family's reference template starts with.
+"""The reference core of the service families that check the caller before they read the body
+(insurance_claims, restaurant_reservations, job_applications): the reference's plumbing
+(errors, bearer tokens, roles, JSON bodies read after the caller is known, exact paths, a
+complete `Allow`), the probes of those rules, and their traps and requirements. Not a family:
+modules starting with `_` are skipped at load. Each reference stays a self-contained app:
+`CORE` is text the family's reference template starts with. The traps these families share
+with others (lax integers, repeated filters, PATCH nulls, ...) are in
+`fastapi_env/tasks/traps.py`.
 
 The rules the plumbing implements are ones where the obvious FastAPI app is silently wrong on
 the pinned packages (FastAPI 0.165.0, Starlette 1.10.0, Pydantic 2.14.4), each measured:
@@ -15,6 +18,15 @@ the pinned packages (FastAPI 0.165.0, Starlette 1.10.0, Pydantic 2.14.4), each m
 """
 
 from fastapi_env.tasks import Edit, Requirement
+from fastapi_env.tasks.probe_rows import row_source
+from fastapi_env.tasks.traps import (
+    head_not_served,
+    other_validation_status,
+    router_errors_in_fastapi_format,
+    scheme_case_sensitive,
+    slashes_redirected,
+    total_of_the_page,
+)
 
 CORE = '''\
 import json
@@ -144,16 +156,9 @@ in the order `GET, HEAD, POST, PATCH, DELETE`, joined by `, `. These two come be
 check. Every `GET` route also answers `HEAD`: the same status and headers, no body.
 '''
 
-ROW_HELPERS = '''\
-def _row(r):
-    """[status, body] of a response; [status] when it has none."""
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+# Probe source: `_row` ([status] for an empty response), `_code` (a refusal's code or an invalid
+# request's fields) and `_bearer` (the header of a token).
+ROW_HELPERS = row_source(doc="[status, body] of a response; [status] when it has none.") + '''
 
 def _code(r):
     """[status, error code or the fields of an invalid request] of a response."""
@@ -238,27 +243,21 @@ def plumbing_traps(first_get: str, body_param: str, plain_param: str) -> dict[st
     route (it becomes a plain `@app.get`), `body_param` a route's `name: Type` parameter read by
     `json_body` and `plain_param` the same as FastAPI's own body parameter."""
     return {
-        "exact": (Edit("trailing slashes redirected", "app = FastAPI(redirect_slashes=False)",
-                       "app = FastAPI()"),),
+        "exact": (slashes_redirected(),),
         "allow": (Edit("Allow of the first matching route",
                        '{"Allow": allowed_methods(request.url.path)}', "exc.headers"),),
-        "head": (Edit("GET route without HEAD", first_get,
-                      first_get.replace('@app.api_route(', '@app.get(')
-                      .replace(', methods=["GET", "HEAD"]', "")),),
+        "head": (head_not_served(first_get, "GET route without HEAD"),),
         "json": (Edit("body parsed before the token", body_param, plain_param),),
         "content_type": (Edit("body needs a JSON Content-Type",
                               "        try:\n            data = json.loads(await request.body())",
                               '        try:\n            if "json" not in request.headers.get('
                               '"content-type", ""):\n                raise ValueError\n'
                               "            data = json.loads(await request.body())"),),
-        "scheme": (Edit("scheme case-sensitive", 'scheme.lower() != "bearer"',
-                        'scheme != "Bearer"'),),
+        "scheme": (scheme_case_sensitive(),),
         "www_authenticate": (Edit("401 without WWW-Authenticate",
                                   'raise Failure(401, "unauthenticated", {"WWW-Authenticate": '
                                   '"Bearer"})', 'raise Failure(401, "unauthenticated")'),),
-        "status": (Edit("validation status fixed at the other value",
-                        "INVALID_STATUS = ${invalid_status}",
-                        lambda p: f"INVALID_STATUS = {422 if p['invalid_status'] == 400 else 400}"),),
+        "status": (other_validation_status(),),
     }
 
 
@@ -266,8 +265,6 @@ def plumbing_requirements(traps: dict[str, tuple], token_trap: Edit,
                           role_traps: tuple[Edit, ...]) -> tuple[Requirement, ...]:
     """The requirements of the plumbing, with `plumbing_traps()` and the family's own trap of
     its tokens and of its roles (the probes `tokens` and `roles` are the family's)."""
-    from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
-
     return (
         Requirement("Every route needs `Authorization: Bearer <token>` (scheme in any case, token "
                     "exact): else 401 `unauthenticated` with `WWW-Authenticate: Bearer`.",
@@ -323,38 +320,7 @@ def _ids(client, who, params=None):
 '''
 
 
-# Traps of the rules the three families state alike, each made from the family's own line.
-
-def pattern_checked_before_case(field: str, case: str, pattern: str) -> Edit:
-    """The natural field: Pydantic's StringConstraints checks `pattern` before `to_lower` or
-    `to_upper` (but after stripping). `pattern` is template text (`$$` for an end anchor)."""
-    return Edit(f"pattern checked before {case.replace('to_', '')}-casing", f"    {field}: str\n",
-                f"    {field}: Annotated[str, __import__('pydantic').StringConstraints("
-                f"strip_whitespace=True, {case}=True, pattern=r'{pattern}')]\n")
-
-
-def lax_integers(line: str) -> Edit:
-    """`line` declares a StrictInt field: Pydantic's plain int takes `"3"`, `3.0` and `true`."""
-    return Edit("lax integers", line, line.replace("StrictInt", "int", 1))
-
-
-def repeated_filter_traps(line: str, what: str, item: str) -> tuple[Edit, Edit]:
-    """`line` declares a repeatable query parameter `Annotated[list[<item>] | None, Query()]`:
-    without `Query()` a list is read from the body; a scalar keeps only the last value."""
-    plain = line.replace(f"Annotated[list[{item}] | None, Query()]", f"list[{item}] | None")
-    scalar = line.replace(f"list[{item}] | None", f"{item} | None")
-    return Edit(f"{what} read from the body", line, plain), Edit(f"one {what} only", line, scalar)
-
-
-def total_of_the_page() -> Edit:
-    """`X-Total-Count` counted after paging instead of before."""
-    return Edit("total of the page",
-                '    response.headers["X-Total-Count"] = str(len(shown))\n'
-                "    return shown[offset:offset + limit]",
-                "    page = shown[offset:offset + limit]\n"
-                '    response.headers["X-Total-Count"] = str(len(page))\n'
-                "    return page")
-
+# The paging rule the families state alike (its traps are the family's own lines).
 
 def paging_requirement() -> Requirement:
     """Paging by `limit` and `offset` with a total before paging, as the shared prompt states."""
@@ -365,16 +331,3 @@ def paging_requirement() -> Requirement:
         traps=(total_of_the_page(),
                Edit("limit bound off by one", "Query(ge=1, le=LIMIT_MAX)",
                     "Query(ge=1, le=LIMIT_MAX + 1)")))
-
-
-def null_fields_ignored(target: str) -> Edit:
-    """A PATCH applied with exclude_none: an explicit null (which clears) is dropped."""
-    return Edit("null fields ignored",
-                f"{target}.update(change.model_dump(include=change.model_fields_set))",
-                f"{target}.update(change.model_dump(exclude_none=True))")
-
-
-def empty_edits_accepted() -> Edit:
-    return Edit("empty edits accepted",
-                '            raise ValueError("an edit changes at least one field")\n',
-                "            pass\n")

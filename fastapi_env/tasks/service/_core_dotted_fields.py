@@ -1,5 +1,5 @@
-"""What the service families of branch s22-service-h (laboratory_samples, travel_itineraries)
-share: the head of their references (bearer tokens, one `{"error": code}` format, router errors
+"""The reference core of the service families whose invalid requests are 422 `invalid_request`
+with dotted locations (laboratory_samples, travel_itineraries): the head of their references (bearer tokens, one `{"error": code}` format, router errors
 that keep their headers, GET routes that answer HEAD, no trailing-slash redirects, JSON bodies
 read without a Content-Type), the probes of those behaviours, and their requirements.
 
@@ -11,7 +11,14 @@ the created object to compare), `bad_query` (a query string the list refuses) an
 templates run in the sandbox, so what they share is source text."""
 
 from fastapi_env.tasks import Edit, Requirement
-from fastapi_env.tasks.service._shared import router_errors_in_fastapi_format
+from fastapi_env.tasks.probe_rows import ROW_OR_CONTENT_TYPE
+from fastapi_env.tasks.traps import (
+    head_not_served,
+    headers_dropped,
+    router_errors_in_fastapi_format,
+    scheme_case_sensitive,
+    slashes_redirected,
+)
 
 # The reference's head: the family adds its TOKENS table, models and routes after it.
 REFERENCE_HEAD = '''\
@@ -118,19 +125,8 @@ PROMPT_RULES = '''\
   not use); then validation (422); then the route's own checks in the order listed.
 '''
 
-PROBES_HEAD = '''\
-import json
-
-
-def _row(r):
-    """[status, body] of a response; [status, content type] when it has no body."""
-    if not r.content:
-        return [r.status_code, r.headers.get("content-type")]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+# Probe source: `_row`, `_code` and the probes of the rules in PROMPT_RULES.
+PROBES_HEAD = "import json\n\n\n" + ROW_OR_CONTENT_TYPE + '''
 
 def _code(r, *keys):
     """[status, error code, fields] of a refusal; [status] and the given keys of an object."""
@@ -211,37 +207,28 @@ def common_requirements() -> tuple[Requirement, ...]:
                     probes=("bearer_tokens",),
                     traps=(Edit("no challenge header",
                                 '{"WWW-Authenticate": "Bearer"})', ")"),
-                           Edit("scheme case-sensitive", 'if scheme.lower() != "bearer"',
-                                'if scheme != "Bearer"'))),
+                           scheme_case_sensitive())),
         Requirement("Unknown paths are 404 `not_found` and other methods 405 "
                     "`method_not_allowed` with `Allow`, in the `{\"error\"}` format.",
                     probes=("router_errors",),
                     traps=(router_errors_in_fastapi_format(),
-                           Edit("router headers dropped",
-                                'ROUTER_CODES.get(exc.status_code, "error"), exc.headers)',
-                                'ROUTER_CODES.get(exc.status_code, "error"))'))),
+                           headers_dropped("router headers dropped",
+                                           'ROUTER_CODES.get(exc.status_code, "error"), '
+                                           'exc.headers)'))),
         Requirement("A trailing slash is an unknown path: 404 `not_found`, never a redirect.",
                     probes=("trailing_slash",),
-                    traps=(Edit("trailing slashes redirected",
-                                "app = FastAPI(redirect_slashes=False, strict_content_type=False)",
-                                "app = FastAPI(strict_content_type=False)"),)),
+                    traps=(slashes_redirected("app = FastAPI(redirect_slashes=False, "
+                                              "strict_content_type=False)"),)),
         Requirement("Every GET route answers HEAD with the GET's status and headers and no body.",
                     probes=("head_requests",),
-                    traps=(Edit("GET routes refuse HEAD",
-                                'return app.api_route(path, methods=["GET", "HEAD"])',
-                                "return app.get(path)"),)),
+                    traps=(head_not_served('return app.api_route(path, methods=["GET", "HEAD"])',
+                                           "GET routes refuse HEAD"),)),
         Requirement("A JSON body without a `Content-Type` header is read as JSON.",
                     probes=("body_without_content_type",),
                     traps=(Edit("bodies need a Content-Type",
                                 "app = FastAPI(redirect_slashes=False, strict_content_type=False)",
                                 "app = FastAPI(redirect_slashes=False)"),)),
     )
-
-
-def ids_reused(name: str, creation: str, counter: str, table: str) -> Edit:
-    """Ids computed from what is stored: a deleted last id comes back. `creation` is the start
-    of the line that builds the new object with `counter`."""
-    return Edit(name, creation, f"{counter} = max({table}, default=0) + 1\n    {creation}")
 
 
 def validation_format_requirement() -> Requirement:

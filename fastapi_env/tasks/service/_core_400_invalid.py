@@ -1,8 +1,11 @@
-"""Helpers shared by the service families of branch s22-service-g (podcast_episodes,
-print_queue): probe source text and the traps both make. Not a family (modules starting with _
-are skipped at load); each reference stays a self-contained app."""
+"""The reference core of the service families whose invalid requests are 400 `invalid` naming
+the fields (podcast_episodes, print_queue): the error format and role dependency of their
+references, their probes' row helpers, and the trap tied to that error handler. Not a family
+(modules starting with _ are skipped at load); each reference stays a self-contained app."""
 
 from fastapi_env.tasks import Edit
+from fastapi_env.tasks.probe_rows import ROW
+from fastapi_env.tasks.traps import headers_dropped
 
 # Reference source both apps share (each rendered reference stays one self-contained app): the
 # error format `{"error": code}`, with the router's own 404/405 in it and their headers kept
@@ -50,15 +53,7 @@ def role(wanted: str):
 
 # Probe source: `_row(r)` is [status, body] (body JSON, text, or absent), `_err(r)` the status
 # and the error code only, `_fields(r)` the status and an invalid request's field names.
-ROW_HELPERS = '''\
-def _row(r):
-    if not r.content:
-        return [r.status_code]
-    try:
-        return [r.status_code, r.json()]
-    except ValueError:
-        return [r.status_code, r.text]
-
+ROW_HELPERS = ROW + '''
 
 def _err(r):
     try:
@@ -74,21 +69,9 @@ def _fields(r):
 '''
 
 
-def head_not_served(count: int) -> Edit:
-    """FastAPI's `@app.get` routes answer HEAD with 405: the natural way to write them."""
-    return Edit("GET routes do not answer HEAD", 'methods=["GET", "HEAD"]', 'methods=["GET"]',
-                count=count)
-
-
-def slashes_redirected() -> Edit:
-    """FastAPI's default: `/path/` is a 307 redirect to `/path`, not a 404."""
-    return Edit("trailing slashes redirected", "FastAPI(redirect_slashes=False)", "FastAPI()")
-
-
 def router_headers_dropped() -> Edit:
     """A handler for the router's errors that builds its own response loses their headers
     (the 405's `Allow`)."""
-    return Edit("router errors lose their headers",
-                "    return failure(exc.status_code, ROUTER_CODES.get(exc.status_code, \"error\"), "
-                "headers=exc.headers)",
-                "    return failure(exc.status_code, ROUTER_CODES.get(exc.status_code, \"error\"))")
+    return headers_dropped("router errors lose their headers",
+                           "    return failure(exc.status_code, ROUTER_CODES.get(exc.status_code, "
+                           '"error"), headers=exc.headers)', ", headers=exc.headers")

@@ -1,6 +1,7 @@
-"""Template text shared by the recent families of branch s22-recent-c. Not a family: modules
-starting with `_` are skipped at load. Each snippet is Python source pasted into a probes
-template (so every reference stays one self-contained app); the snippets hold no `$`."""
+"""Probe text that reads a stream as rows, shared by the recent families: a WebSocket
+session (socket_security) and a text/event-stream body (build_event_streams). Not a family:
+modules starting with `_` are skipped at load. Each snippet is Python source pasted into a
+probes template (so every reference stays one self-contained app); the snippets hold no `$`."""
 
 # How a probe sees one WebSocket session, as plain rows: refused before the handshake (an HTTP
 # denial response: status, JSON body, WWW-Authenticate), closed before the handshake (code and

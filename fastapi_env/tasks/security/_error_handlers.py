@@ -1,25 +1,7 @@
-"""What the security families of branch s22-security-d share (report_builder,
-login_redirects): the probes' row helpers. Not a family (the leading underscore keeps it from
-loading as one); each reference stays a self-contained app."""
-
-# Probe source (a template's prefix, so `$` is written `$$`): `_body` (the JSON body, the text
-# when it is not JSON, None when empty) and `_row` (status code and body).
-PROBE_ROWS = '''\
-def _body(r):
-    if not r.content:
-        return None
-    try:
-        return r.json()
-    except ValueError:
-        return r.text
-
-
-def _row(r):
-    return [r.status_code, _body(r)]
-
-
-'''
-
+"""Reference text of the security families that answer every error as `{"error": <code>}`
+(report_builder, login_redirects, invite_links), and a prompt's Markdown table. Not a family
+(the leading underscore keeps it from loading as one); each reference stays a self-contained
+app. Their probes' `_body` and `_row` are `probe_rows.ROWS_OF_BODY_OR_NONE`."""
 
 # Reference source: the one error format of every family here, `{"error": <code>}` for
 # HTTPException and 422 `invalid` for any validation failure.
