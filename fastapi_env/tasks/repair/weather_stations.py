@@ -14,8 +14,8 @@ and `/{code}` declared before `/{code}.csv`, whose `{code}` matches `abc.csv`. E
 requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Requirement
-from fastapi_env.tasks.repair._s21_repair_d import RESULT_CLIENT, editor
-from fastapi_env.tasks.repair._s22_repair_e import PROBE_HELPERS, repair_family
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD as PROBE_HELPERS
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
 INIT = '''\
 """Weather stations: a registry of stations, the readings their loggers upload, CSV exports."""
