@@ -15,8 +15,8 @@ default; `Decimal(float)` is the binary float's exact value, so 12.35 becomes 12
 is one requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Requirement
-from fastapi_env.tasks.repair._s21_repair_d import RESULT_CLIENT, editor
-from fastapi_env.tasks.repair._s22_repair_e import PROBE_HELPERS, repair_family
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD as PROBE_HELPERS
+from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
 INIT = '''\
 """EV charging: stations with a price per kWh, and the charging sessions at them."""
