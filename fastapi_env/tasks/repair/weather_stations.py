@@ -40,12 +40,20 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 Code = Annotated[str, Field(pattern=r"^[a-z][a-z0-9]{2,7}$$")]
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+Region = Annotated[str, Field(pattern=r"^[a-z]{1,20}$$")]
 
 
 class StationIn(BaseModel):
     code: Code
-    name: str = Field(min_length=1, max_length=40)
-    region: str = Field(pattern=r"^[a-z]{1,20}$$")
+    name: Name
+    region: Region
+
+
+class StationPatch(BaseModel):
+    # None defaults are not validated, so a field sent as null is still refused
+    name: Name = None
+    region: Region = None
 
 
 class Rename(BaseModel):
@@ -158,7 +166,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BeforeValidator
 
 from . import store
-from .models import Rename, Station, StationIn
+from .models import Rename, Station, StationIn, StationPatch
 from .session import Operator
 
 DEFAULT_LIMIT = ${def_limit}
@@ -224,6 +232,12 @@ def delete_station(code: str, _: Operator) -> None:
     del store.READINGS[code]
     for old in [old for old, current in store.RETIRED.items() if current == code]:
         del store.RETIRED[old]
+
+
+@router.patch("/{code}", response_model=Station)
+def change_station(code: str, patch: StationPatch, _: Operator):
+    store.STATIONS[find(code)].update(patch.model_dump(exclude_unset=True))
+    return shown(code)
 '''
 
 # The blank-field guard: in the reference, and what _BLANK_FIELDS removes from it.
@@ -276,6 +290,16 @@ def list_readings(code: str, response: Response, flag: str | None = None):
     readings = store.READINGS[find(code)]
     response.headers["X-Total-Count"] = str(len(readings))
     return [reading for reading in readings if flag is None or flag in reading["flags"]]
+
+
+@router.get("/stations/{code}/summary")
+def summarise(code: str) -> dict:
+    readings = store.READINGS[find(code)]
+    temps = [reading["temp"] for reading in readings]
+    humidities = [reading["humidity"] for reading in readings if reading["humidity"] is not None]
+    mean = round(sum(humidities) / len(humidities), 1) if humidities else None
+    return {"readings": len(readings), "min_temp": min(temps, default=None),
+            "max_temp": max(temps, default=None), "mean_humidity": mean}
 '''
 
 SOLUTION = '''\
@@ -628,6 +652,30 @@ def probe_list_readings(client):
     return rows
 
 
+def probe_change_a_station(client):
+    _station(client, "chg", region="west", name="Before")
+    rows = []
+    for patch in [{}, {"name": "After"}, {"region": "east"}, {"name": "Both", "region": "south"},
+                  {"name": None}, {"region": None}, {"name": ""}, {"name": "n" * 41},
+                  {"region": "East"}, {"code": "other"}]:
+        rows.append([patch, _brief(client.patch("/stations/chg", json=patch))])
+    rows.append(_row(client.patch("/stations/nochg", json={"name": "x"})))
+    client.cookies.clear()
+    rows.append(_row(client.patch("/stations/chg", json={"name": "Anon"})))
+    rows.append(_row(client.get("/stations/chg")))
+    return rows
+
+
+def probe_summary(client):
+    _station(client, "sump")
+    _station(client, "sumq")
+    for data in [{"temp": "4.5", "humidity": "50"}, {"temp": "-2"}, {"temp": "11", "humidity": "55"},
+                 {"temp": "0.25", "humidity": "56"}]:
+        _upload(client, "sump", data)
+    _upload(client, "sumr", {"temp": "1"})
+    return [_row(client.get(f"/stations/{code}/summary")) for code in ["sump", "sumq", "nosum"]]
+
+
 def probe_delete_a_station(client):
     _station(client, "dela")
     _upload(client, "dela", {"temp": "2"})
@@ -717,6 +765,8 @@ else is 422.
   current code even after further renames. Every other route answers a retired code as an
   unknown one (404 `station not found`), renaming included; a new code that is taken (by a
   station or as a retired code) is 409 `code taken`.
+- `PATCH /stations/{code}` (*operator*) with any of `name` and `region` (by the rules above;
+  null is 422): only the keys sent change, other keys are ignored; 200 with the station.
 - `DELETE /stations/{code}` (*operator*): 204 with an empty body. The station, its readings and
   its retired codes are gone: they are unknown codes from then on (404), free to be used again.
 - `GET /stations/{code}.csv`: 200 with `Content-Type: text/csv; charset=utf-8` and the
@@ -738,6 +788,10 @@ else is 422.
 - `GET /stations/{code}/readings`: 200 with the station's readings (as uploads show them) in
   `seq` order; `flag` (optional) keeps those whose `flags` hold it. The header `X-Total-Count`
   is how many readings the station has, whatever the filter. An unknown code is 404.
+- `GET /stations/{code}/summary`: 200 `{"readings", "min_temp", "max_temp", "mean_humidity"}`:
+  how many readings, the lowest and highest `temp`, and the mean of the humidities the readings
+  have (those without one left out), as Python's `round(mean, 1)`; each null when there is
+  nothing to take it from. An unknown code is 404.
 
 `result` has four rows, each `[status, body]`, made in this order by one client that keeps
 cookies:
@@ -840,6 +894,20 @@ FAMILY = repair_family(
     response.headers["X-Total-Count"] = str(len(shown))
     return shown
 '''),)),
+        Requirement("`PATCH /stations/{code}` (operator) changes only the `name` and `region` "
+                    "sent, within their rules; null is 422.",
+                    probes=("change_a_station",),
+                    traps=(_in("models", "a patched region unchecked", "    region: Region = None",
+                               "    region: str = None"),
+                           _in("stations", "a patch replaces the unsent fields too",
+                               "patch.model_dump(exclude_unset=True)", "patch.model_dump()"))),
+        Requirement("`GET /stations/{code}/summary` counts the readings, gives the extreme "
+                    "temperatures and the mean of the humidities present, rounded.",
+                    probes=("summary",),
+                    traps=(_in("readings", "absent humidity counted as 0",
+                               'reading["humidity"] for reading in readings '
+                               'if reading["humidity"] is not None]',
+                               'reading["humidity"] or 0 for reading in readings]'),)),
         Requirement("`DELETE /stations/{code}` (operator) is 204 with an empty body; the station, "
                     "its readings and its retired codes are gone, and the codes are free again.",
                     probes=("delete_a_station",),
