@@ -868,6 +868,53 @@ def probe_review_once(client):
     return rows
 
 
+def probe_reviews_listed_by_id(client):
+    item = _listing(client, "two reviews")
+    _order(client, item["id"], headers=BUYER2)
+    _order(client, item["id"])
+    first = client.post(f"/listings/{item['id']}/reviews", headers=BUYER2,
+                        json={"rating": 1, "text": "meh"}).json()
+    client.post(f"/listings/{item['id']}/reviews", headers=BUYER,
+                json={"rating": ${max_rating}, "text": "great"})
+    r = client.get(f"/listings/{item['id']}/reviews")
+    return [[r.status_code], [[review["id"] - first["id"], review["listing_id"] == item["id"],
+                               review["buyer"], review["rating"], review["text"]]
+                              for review in r.json()]]
+
+
+def probe_order_lines_as_in_cart(client):
+    for line in client.get("/cart", headers=BUYER).json()["items"]:
+        client.delete(f"/cart/items/{line['listing_id']}", headers=BUYER)
+    low = _listing(client, "lines low", price=${price1}, stock=8)
+    high = _listing(client, "lines high", price=300, stock=5)
+    client.put(f"/cart/items/{high['id']}", headers=BUYER, json={"quantity": 1})
+    client.put(f"/cart/items/{low['id']}", headers=BUYER, json={"quantity": 2})
+    client.put(f"/cart/items/{high['id']}", headers=BUYER, json={"quantity": 3})
+    r = client.post("/orders", headers=BUYER, json={})
+    made = r.json()
+
+    def lines(order):
+        return [[line["listing_id"] - low["id"], line["quantity"], line["price_cents"]]
+                for line in order.get("items", [])]
+
+    read = client.get(f"/orders/{made['id']}", headers=BUYER).json()
+    return [[r.status_code, lines(made), made.get("total_cents")],
+            [lines(read), read.get("total_cents")],
+            [client.get(f"/listings/{item['id']}").json()["stock"] for item in (low, high)],
+            [client.get("/cart", headers=BUYER).json()]]
+
+
+def probe_category_trimmed(client):
+    rows = []
+    for category in [" ${cat1} ", "  ${cat1_upper}", "${cat0}  ", " ", "${cat1}x "]:
+        r = client.post("/listings", headers=SELLER, json={
+            "title": "ctrim item", "price_cents": 5, "stock": 1, "category": category})
+        rows.append([category, r.json()["category"] if r.status_code == 201 else _brief(r)])
+    for category in ["  ${cat1}", "${cat1_upper} ", "${cat1}"]:
+        r = client.get("/listings", params={"q": "ctrim", "category": category})
+        rows.append([category, r.status_code, len(r.json())])
+    return rows
+
 def probe_listing_gone_from_carts(client):
     item = _listing(client, "gone from carts")
     for who in (BUYER, BUYER2):
@@ -877,6 +924,7 @@ def probe_listing_gone_from_carts(client):
             for r in (client.get("/cart", headers=BUYER), client.get("/cart", headers=BUYER2))]
     rows.append(_row(client.put(f"/cart/items/{item['id']}", headers=BUYER, json={"quantity": 1})))
     return rows
+
 '''
 
 _SETS = {
@@ -939,13 +987,14 @@ standard 422 `{"detail": [...]}`. Every path below answers exactly as written: n
   404 `seller not found`.
 - `POST /listings` (sellers) with `{"title", "price_cents", "stock", "category"}`: `title` is
   trimmed, then 3 to 60 characters; `price_cents` a JSON integer from 1 to 1000000, `stock` one
-  from 0 to 10000; `category` one of ${categories__json}, in any case, stored lower-case. 201 with
-  the listing `{"id", "seller", "title", "price_cents", "stock", "category"}`. Listing ids start
-  at 1 and are never reused, not even after a delete.
+  from 0 to 10000; `category` is trimmed too, then one of ${categories__json} in any case,
+  stored lower-case. 201 with the listing `{"id", "seller", "title", "price_cents", "stock",
+  "category"}`. Listing ids start at 1 and are never reused, not even after a delete.
 - `GET /listings` (no token): 200 with a JSON list of listings. Query: `q` (the title contains
-  it, ignoring case on both sides), `category` (equal, ignoring case), `sort` one of `newest`
-  (default: highest id first), `price_asc`, `price_desc` (ties by id, lowest first, in both price
-  orders), `limit` from 1 to ${max_limit} (default ${default_limit}), `offset` from 0 (default 0).
+  it, ignoring case on both sides), `category` (equal once trimmed, ignoring case), `sort` one
+  of `newest` (default: highest id first), `price_asc`, `price_desc` (ties by id, lowest first,
+  in both price orders), `limit` from 1 to ${max_limit} (default ${default_limit}), `offset`
+  from 0 (default 0).
   Filters apply before sorting and paging; `X-Total-Count` is the number of listings matching
   the filters. An out-of-range `limit` or `offset`, or an unknown `sort`, is 422.
 - `GET /listings/{id}`: 200 or 404 `listing not found`.
@@ -958,13 +1007,14 @@ standard 422 `{"detail": [...]}`. Every path below answers exactly as written: n
   "total_cents"}`, items by listing id, `total_cents` the sum of quantity times `price_cents`
   over them. Each buyer has their own cart.
 - `PUT /cart/items/{listing_id}` (buyers) with `{"quantity"}`, a JSON integer from 1 to
-  ${max_qty} (strings, floats and booleans are 422): sets the line; 200 with the cart; unknown
-  listing 404 `listing not found`. `DELETE /cart/items/{listing_id}`: 204, or 404 `item not in
-  cart`.
+  ${max_qty} (strings, floats and booleans are 422): sets the line's quantity (a second PUT
+  replaces it, it does not add to it); 200 with the cart; unknown listing 404 `listing not
+  found`. `DELETE /cart/items/{listing_id}`: 204, or 404 `item not in cart`.
 - `POST /orders` (buyers) with `{"note"?: <string of at most 100 or null>}`: 409 `cart is empty`
   for an empty cart, 409 `insufficient stock` if a line wants more than the listing's stock (all
   of the remaining stock may be bought). Otherwise 201 with the order `{"id", "buyer", "items",
-  "total_cents", "status": "placed", "note"}` (items as in the cart), header `Location:
+  "total_cents", "status": "placed", "note"}` (`items` and `total_cents` as the cart shows
+  them: every line, by listing id, with its quantity and price), header `Location:
   /orders/<id>` (a path, not a full URL); the stock goes down and the cart is emptied.
 - `GET /orders` (buyers: their own; admins: all), by id. `GET /orders/{id}` (buyers and admins):
   200 with the order, or 404 `order not found`, also for another buyer's order. Every order
@@ -976,8 +1026,8 @@ standard 422 `{"detail": [...]}`. Every path below answers exactly as written: n
   listing, 403 `purchase
   required` unless the buyer has an order that is not cancelled containing it, 409 `already
   reviewed` for a second review; 201 `{"id", "listing_id", "buyer", "rating", "text"}`.
-  `GET /listings/{id}/reviews` (no token): 200 with them, by id; 404 `listing not found` for an
-  unknown listing.
+  `GET /listings/{id}/reviews` (no token): 200 with them, by id (lowest first); 404 `listing
+  not found` for an unknown listing.
 
 `result` has three rows, each `[status, body]`:
 1. as `${seller}`: `POST /listings` with `{"title": "${title1}", "price_cents": ${price1},
@@ -985,6 +1035,10 @@ standard 422 `{"detail": [...]}`. Every path below answers exactly as written: n
 2. `GET /listings` without a token
 3. as `${seller}`: `GET /sellers/${seller}`
 '''
+
+
+_REVIEWS_OF_LISTING = (
+    'return [review for review in store.REVIEWS.values() if review["listing_id"] == listing_id]')
 
 
 def _req(text, probe, *traps):
@@ -1137,5 +1191,32 @@ def change_listing(body: ListingPatch, listing: dict = Depends(owned_listing)):
            for review in store.REVIEWS.values()):
         raise HTTPException(409, "already reviewed")
 """, "")),
+        _req("A listing's reviews are listed by id, lowest first.", "reviews_listed_by_id",
+             _r("reviews", "reviews newest first", _REVIEWS_OF_LISTING,
+                _REVIEWS_OF_LISTING.replace("store.REVIEWS.values()",
+                                            "reversed(store.REVIEWS.values())")),
+             _r("reviews", "reviews best rated first", _REVIEWS_OF_LISTING,
+                _REVIEWS_OF_LISTING.replace("return [", "return sorted([").replace(
+                    "== listing_id]", "== listing_id],\n"
+                    '                  key=lambda review: -review["rating"])'))),
+        _req("An order's `items` and `total_cents` are the cart's: every line by listing id, with "
+             "the quantity the last PUT set; each listing's stock goes down.",
+             "order_lines_as_in_cart",
+             _r("orders", "order lines in the order they were added", "    lines = cart_lines(cart)\n",
+                '    lines = [{"listing_id": listing_id, "quantity": quantity,\n'
+                '              "price_cents": store.LISTINGS[listing_id]["price_cents"]}\n'
+                "             for listing_id, quantity in cart.items()]\n"),
+             _r("carts", "a second PUT adds to the quantity",
+                '    store.CARTS[user["name"]][listing_id] = body.quantity\n',
+                '    cart = store.CARTS[user["name"]]\n'
+                "    cart[listing_id] = cart.get(listing_id, 0) + body.quantity\n")),
+        _req("A listing's `category` is trimmed, then matched in any case; the `category` filter "
+             "too.", "category_trimmed",
+             _in("schemas", "category not trimmed",
+                 "Category = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True),",
+                 "Category = Annotated[str, StringConstraints(to_lower=True),"),
+             _r("listings", "category filter not trimmed",
+                'category is None or category.strip().lower() == listing["category"]',
+                'category is None or category.lower() == listing["category"]')),
     ),
 )

@@ -1165,6 +1165,16 @@ def probe_owner_phone(client):
         rows.append([tag, r.status_code, sorted(body), body.get("phone", "absent"),
                      read.get("phone", "absent")])
     return rows
+
+
+def probe_docs_need_no_token(client):
+    rows = []
+    for path in ["/openapi.json", "/docs", "/redoc"]:
+        for headers in [{}, {"Authorization": "Bearer ${tok_desk}x"}]:
+            r = client.get(path, headers=headers)
+            rows.append([path, bool(headers), r.status_code,
+                         (r.headers.get("content-type") or "").split(";")[0]])
+    return rows
 '''
 
 PROMPT = '''\
@@ -1176,13 +1186,16 @@ package's layout if you like); `solution.py` must keep defining `app` and `resul
 lives in memory and carries from one request to the next.
 
 ## Staff and tokens
-Every route needs `Authorization: Bearer <token>` (the scheme name is case-insensitive):
-`${tok_desk}` is `${desk}` (role reception), `${tok_vet1}` is vet 1 `${vet1}`,
-`${tok_vet2}` is vet 2 `${vet2}` (role vet). No header, another scheme or an empty token is
+Every route of the clinic needs `Authorization: Bearer <token>` (the scheme name is
+case-insensitive): `${tok_desk}` is `${desk}` (role reception), `${tok_vet1}` is vet 1
+`${vet1}`, `${tok_vet2}` is vet 2 `${vet2}` (role vet). No header, another scheme or an empty token is
 401 with message `missing token`; an unknown token 401 `invalid token`; both carry
 `WWW-Authenticate: Bearer`. The token is checked before anything else a route does (before
 404s of unknown ids and before 422s), but a path the service does not have is 404 and a known
-path with a method it does not serve is 405 whatever the token. A route for one role only
+path with a method it does not serve is 405 whatever the token. FastAPI's own documentation
+routes are not the clinic's and need no token: `GET /openapi.json` (the OpenAPI schema, JSON),
+`GET /docs` and `GET /redoc` (HTML pages) answer 200 as FastAPI serves them, with or without an
+`Authorization` header, which they do not check. A route for one role only
 ("reception only", "vets only" below) answers other staff 403 right after the token check,
 before validating the body or looking up ids; the rules "only that vet" and "the
 appointment's vet" are checked after the vet or appointment is found (404 first).
@@ -1203,8 +1216,9 @@ floats (`900.0`) and booleans are 422.
 Every response, errors and 404s of unknown paths included, carries the header
 `X-Clinic-Api: ${api_version}`.
 
-Every path is served exactly as written in this document: no redirect to or from a form with
-a trailing slash.
+Every path written in this document is served at exactly that path, never with a redirect
+(to a form with a trailing slash or any other); what a path with an added trailing slash
+answers is left open.
 
 ## Paging
 `GET /owners` and `GET /pets` take `limit` (1 to ${page_max}, default ${page_default}) and
@@ -1451,6 +1465,28 @@ _PHONE_TRAPS = (
         'response_model_exclude_none=True)'),
 )
 
+# "Every route needs a token" read as covering FastAPI's documentation: turned off, or put
+# behind the staff check (FastAPI's recipe for guarded docs).
+_DOCS_TRAPS = (
+    _in("main", "documentation routes turned off", 'app = FastAPI(title="Clinic")\n',
+        'app = FastAPI(title="Clinic", openapi_url=None)\n'),
+    _in("main", "documentation behind the staff token", 'app = FastAPI(title="Clinic")\n', '''\
+app = FastAPI(title="Clinic", docs_url=None, redoc_url=None, openapi_url=None)
+
+
+@app.get("/openapi.json", include_in_schema=False, dependencies=[Depends(current_staff)])
+def openapi_schema() -> dict:
+    return app.openapi()
+
+
+@app.get("/docs", include_in_schema=False, dependencies=[Depends(current_staff)])
+def swagger_page():
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    return get_swagger_ui_html(openapi_url="/openapi.json", title="Clinic")
+'''),
+)
+
 _GAPS = (
     Requirement("Booking failures come in the stated order: unknown pet, unknown vet, outside "
                 "opening hours, on a break, slot taken.", probes=("booking_failure_order",),
@@ -1469,6 +1505,8 @@ _GAPS = (
                 traps=_OWNER_PAGING_TRAPS),
     Requirement("An owner's phone is a text or null, null by default and always shown.",
                 probes=("owner_phone",), traps=_PHONE_TRAPS),
+    Requirement("FastAPI's documentation routes (`/openapi.json`, `/docs`, `/redoc`) answer 200 "
+                "without checking a token.", probes=("docs_need_no_token",), traps=_DOCS_TRAPS),
 )
 
 
