@@ -1,6 +1,6 @@
 """A JSON body read after the caller's credentials and role, for families whose references
 keep FastAPI's own body parameters (museum_tours, print_queue, garden_plots, clinic_appointments,
-task_board, report_builder):
+task_board, warehouse_stock, report_builder):
 the reference text, its trap and its probe. Not a family: only category directories hold
 families. (The service families of `service/_core_body_after_auth.py` read their bodies in a
 dependency of their own instead.)
