@@ -6,6 +6,7 @@ double-quoted unknown names, LIKE wildcards and ASCII-only case folding, NULL or
 of nothing)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROWS_OF_BODY_OR_NONE
 from fastapi_env.tasks.security._error_handlers import ERROR_HANDLERS, table
 
@@ -27,8 +28,9 @@ from typing import Annotated
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 KEYS = {"${key_a}": "${tenant_a}", "${key_b}": "${tenant_b}"}
 VISIBLE = ["id", "customer", "region", "status", "amount"]
@@ -46,10 +48,20 @@ db.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, tenant TEXT, customer T
 db.executemany("INSERT INTO orders (tenant, customer, region, status, amount, ${hidden}) "
                "VALUES (?, ?, ?, ?, ?, ?)", ORDERS)
 
-app = FastAPI()
+# no API documentation or schema of its own: every path but the four routes is unknown
+app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None, redirect_slashes=False)
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 ''' + ERROR_HANDLERS + '''
+
+@app.exception_handler(StarletteHTTPException)
+async def router_error(request: Request, exc: StarletteHTTPException):
+    # the router's own 404 and 405 (FastAPI's HTTPException, a subclass, is `refused`)
+    code = "not_found" if exc.status_code == 404 else "method_not_allowed"
+    return JSONResponse({"error": code}, status_code=exc.status_code, headers=exc.headers)
+
 
 def tenant(key: Annotated[str | None, Header(alias="${key_header}")] = None) -> str:
     if key not in KEYS:
@@ -92,9 +104,13 @@ def order_by(keys: list[tuple[str, bool]]) -> str:
     return ", ".join(terms)
 
 
+# SQLite integers are 64-bit: a larger (valid) bound is clamped, not an OverflowError
+SQL_MAX = 2**63 - 1
+
+
 def matching(who: str, q: str | None, status: str | None, min_amount: int) -> tuple[str, list]:
     where = "tenant = ? AND amount >= ?"
-    args: list = [who, min_amount]
+    args: list = [who, min(min_amount, SQL_MAX)]
     if q is not None:  # a literal substring, case folded in Python (SQLite folds ASCII only)
         where += " AND instr(fold(customer), fold(?)) > 0"
         args.append(q)
@@ -107,6 +123,7 @@ def matching(who: str, q: str | None, status: str | None, min_amount: int) -> tu
 def run_report(who: str, columns: list[str], keys: list[tuple[str, bool]], q: str | None,
                status: str | None, min_amount: int, limit: int, offset: int) -> dict:
     where, args = matching(who, q, status, min_amount)
+    offset = min(offset, SQL_MAX)
     total, amount_sum = db.execute(
         f"SELECT count(*), coalesce(sum(amount), 0) FROM orders WHERE {where}", args).fetchone()
     rows = db.execute(f"SELECT {', '.join(columns)} FROM orders WHERE {where} "
@@ -291,6 +308,30 @@ def probe_amount_sum(client):
             _rows(client, col="id", min_amount=${big_amount}, limit=1)]
 
 
+def probe_huge_integers(client):
+    rows = []
+    for params in [{"min_amount": 2**63}, {"min_amount": 10**30}, {"min_amount": 2**63 - 1},
+                   {"offset": 2**63}, {"offset": 10**25, "limit": 1}]:
+        rows.append([str(params), _rows(client, col="id", **params)])
+    r = client.post("/saved", json={"name": "huge"}, headers=A)
+    run = f"/saved/{r.json()['id']}/run"
+    rows.append(_row(client.get(run, params={"offset": 10**25}, headers=A)))
+    rows.append(_row(client.get("/saved/" + str(10**30) + "/run", headers=A)))
+    return rows
+
+
+def probe_router_errors(client):
+    rows = []
+    for method, path in [("GET", "/nope"), ("POST", "/report"), ("GET", "/saved"),
+                         ("DELETE", "/saved/1/run"), ("PUT", "/report/summary"),
+                         ("GET", "/report/"), ("GET", "/docs"), ("GET", "/redoc"),
+                         ("GET", "/openapi.json")]:
+        for headers in ({}, A):
+            r = client.request(method, path, headers=headers, follow_redirects=False)
+            rows.append([method, path, bool(headers), _row(r), r.headers.get("allow")])
+    return rows
+
+
 def probe_paging(client):
     rows = []
     for params in [{"limit": ${limit_max}}, {"limit": ${limit_max} + 1}, {"limit": 0},
@@ -334,7 +375,9 @@ def probe_saved_validated(client):
         r = client.post("/saved", json=body, headers=A)
         rows.append([sorted(body), _row(r)])
     return rows
-'''
+''' + late_body.probe_source(
+    [("POST", "/saved")],
+    [("no key", "{}"), ("unknown key", '{"${key_header}": "nope"}'), ("tenant key", "A")])
 
 PROMPT = '''\
 Build the HTTP API of an order-report builder for two tenants. Orders live in an SQLite
@@ -347,9 +390,15 @@ ${orders_table}
 ## Tenants and errors
 Every route needs the header `${key_header}` with a tenant's key, exactly as listed:
 `${key_a}` is tenant `${tenant_a}`, `${key_b}` is tenant `${tenant_b}`. Anything else is
-401 `unauthorized`, before any other check. A tenant only ever sees, counts and sums its own
-orders and its own saved reports. Every error body is `{"error": <code>}`; invalid parameters
-or bodies (wrong types, broken bounds, a missing required one) are 422 `invalid`.
+401 `unauthorized`, before any other check (a body that is not JSON included). A tenant only
+ever sees, counts and sums its own orders and its own saved reports. Every error body is
+`{"error": <code>}`; invalid parameters or bodies (wrong types, broken bounds, a missing
+required one, a body that is not JSON) are 422 `invalid`. A path other than the four routes
+below is 404 `not_found` (a trailing slash makes another path, never redirected; the service
+publishes no API documentation or schema), and a route's path with another method is 405
+`method_not_allowed` with an `Allow` header naming its method: these two are answered with or
+without a key. Integer parameters have no upper bound beyond the one stated (a huge
+`min_amount` or `offset` simply matches nothing).
 
 ## `GET /report`
 Query parameters, all optional:
@@ -465,6 +514,26 @@ FAMILY = Family(
                                 "def report(\n" + _REPORT_PARAMS
                                 + "    key: Annotated[str | None, Header(alias=\"${key_header}\")] = None,\n"
                                 "):\n    who = tenant(key)\n"))),
+        Requirement("The key is checked before the body, even a body that is not JSON (then 422 "
+                    "`invalid`).",
+                    probes="credentials_before_json", security=True,
+                    traps=late_body.body_decoded_first()),
+        Requirement("Unknown paths are 404 `not_found` and other methods 405 "
+                    "`method_not_allowed` with `Allow`, as `{error}`, with or without a key; no "
+                    "documentation routes.",
+                    probes="router_errors",
+                    traps=(Edit("router errors in FastAPI's format",
+                                "@app.exception_handler(StarletteHTTPException)\n",
+                                "@app.exception_handler(KeyboardInterrupt)\n"),
+                           Edit("documentation served",
+                                "docs_url=None, redoc_url=None, openapi_url=None, ", ""),
+                           Edit("trailing slash redirected",
+                                "openapi_url=None, redirect_slashes=False)", "openapi_url=None)"))),
+        Requirement("A `min_amount` or `offset` past SQLite's integers matches nothing "
+                    "(200), it does not crash.",
+                    probes="huge_integers",
+                    traps=Edit("integers bound unchecked", "SQL_MAX = 2**63 - 1",
+                               "SQL_MAX = 2**64")),
         Requirement("With no `col`, a report shows the five columns in order, rows by id.",
                     probes="default_report",
                     traps=Edit("default columns in another order",

@@ -10,6 +10,7 @@ format)."""
 from datetime import date, timedelta
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW
 from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
@@ -21,7 +22,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+''' + late_body.IMPORT + '''from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -59,6 +60,9 @@ NEXT = {"slot": 6, "appointment": 1}
 
 app = FastAPI()
 bearer = HTTPBearer(auto_error=False)
+
+
+''' + late_body.ROUTE_CLASS + '''
 
 
 class APIError(Exception):
@@ -419,6 +423,11 @@ def probe_bearer_scheme_any_case(client):
 def probe_me(client):
     return [_row(client.get("/me", headers=h)) for h in (STAFF, D1, D3, P1, P2)]
 
+
+''' + late_body.probe_source(
+    [("POST", "/slots"), ("POST", "/patients"), ("POST", "/appointments"),
+     ("POST", "/appointments/1/reschedule")],
+    [("no token", "{}"), ("doctor", "D1"), ("staff", "STAFF"), ("patient", "P1")]) + '''
 
 def probe_roles_before_validation(client):
     return [
@@ -824,13 +833,13 @@ Tokens of patients registered later (see below) work the same way. A missing hea
 scheme, an empty or unknown token: 401 `unauthenticated` with the header `WWW-Authenticate:
 Bearer`. Routes marked *doctor*, *patient* or *${staff_role}* answer 403 `forbidden` to users of
 any other role. The token is checked first, then the role, before anything else about the
-request (its body included). `GET /health` answers 200 `{"status": "ok"}` to anyone.
+request (its body included, even one that is not JSON). `GET /health` answers 200 `{"status": "ok"}` to anyone.
 
 ## Errors
 Every error has the body `{"error": <code>}`. Validation failures (body, path or query
 parameters) are 422 `{"error": "validation_failed", "fields": [...]}`: the sorted names,
-without repeats, of the invalid fields or parameters (`"body"` when the body is missing or is
-not a JSON object). A path no route serves is 404 `not_found`; a served path with another
+without repeats, of the invalid fields or parameters (`"body"` when the body is missing, is not
+JSON, or is not a JSON object). A path no route serves is 404 `not_found`; a served path with another
 method is 405 `method_not_allowed`, keeping the `Allow` header.
 
 ## Users
@@ -992,6 +1001,9 @@ FAMILY = Family(
                     traps=Edit("me without doctor id", "def me(user: AnyUser):\n    return user",
                                "def me(user: AnyUser):\n"
                                '    return {"username": user["username"], "role": user["role"]}')),
+        Requirement("The token and the role are checked before the body, even a body that is not "
+                    "JSON (then 422 naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Role-restricted routes answer 403 `forbidden` to other roles, before the "
                     "body is validated.",
                     probes="roles_before_validation",

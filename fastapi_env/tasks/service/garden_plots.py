@@ -19,6 +19,7 @@ two lease refusals wins, and the fee period."""
 from datetime import date, timedelta
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.service._core_nested_errors import (
     INVALID_INPUT,
     PROBE_HELPERS,
@@ -46,7 +47,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
@@ -64,6 +65,8 @@ PERIOD_DAYS = ${period_days}
 # the service's own /docs route: FastAPI's interactive docs would answer it first
 app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None, redirect_slashes=False)
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 ''' + REFUSALS + '''
 
@@ -93,8 +96,15 @@ def calendar_text(value):
     return value
 
 
+def ascii_number(value):
+    # Decimal would also read "1_0" and digits of other scripts ("١٢") in a string
+    if isinstance(value, str) and (not value.isascii() or "_" in value):
+        raise ValueError("a number in ASCII digits")
+    return value
+
+
 Day = Annotated[date, BeforeValidator(calendar_text)]
-Fee = Annotated[Decimal, Field(gt=0, le=${fee_max}, decimal_places=2)]
+Fee = Annotated[Decimal, BeforeValidator(ascii_number), Field(gt=0, le=${fee_max}, decimal_places=2)]
 Area = Annotated[StrictInt, Field(ge=${area_min}, le=${area_max})]
 Bed = Literal["ground", "raised", "greenhouse"]
 SortKey = Literal["number", "-number", "fee", "-fee"]
@@ -311,6 +321,9 @@ def _numbers(client, plots, **params):
         offset += ${limit_max}
         if not body["items"] or offset > 2000:
             return seen
+""" + late_body.probe_source(
+    [("POST", "/plots"), ("PATCH", "/plots/1"), ("POST", "/plots/1/lease")],
+    [("no key", "{}"), ("manager", "M1"), ("gardener", "G1")]) + """
 
 
 def probe_keys(client):
@@ -407,6 +420,15 @@ def probe_fee_input(client):
     rows = []
     for fee in [0, 0.01, -1, ${fee_max}, ${fee_max} + 0.01, 12.345, "12.5", "7", True, None,
                 "ten", 9.999]:
+        r = client.post("/plots", json=_plot_body(fee=fee), headers=M1)
+        rows.append([fee, r.status_code, r.json()["fee"] if r.status_code == 201 else r.json()])
+    return rows
+
+
+def probe_fee_text(client):
+    rows = []
+    for fee in ["1_0", "1_2.5", "\u0661\u0662", "\u0661\u0662.\u0665", "\uff11\uff12", " 12.5 ",
+                "+12.5", "1E1", "12.500"]:
         r = client.post("/plots", json=_plot_body(fee=fee), headers=M1)
         rows.append([fee, r.status_code, r.json()["fee"] if r.status_code == 201 else r.json()])
     return rows
@@ -596,14 +618,15 @@ Without the header: 401 `key_missing`; with any other value, an empty one includ
 `key_invalid`; both with the header `WWW-Authenticate: ApiKey`. Routes marked *manager* or
 *gardener* answer 403 `forbidden` to the other role. `GET /me` answers 200 `{"name", "role"}`.
 The order of checks on every route: the key, the role, input validation, then whether the
-things the request names exist, then the route's own rules.
+things the request names exist, then the route's own rules. That holds for a body that is not
+JSON too: without a valid key it is 401, with the other role's key 403.
 
 ## Errors
 Every error body is `{"error": {"code": <code>, "status": <the status code>}}`. Invalid input
 is ${invalid_status} `invalid_input`, whose `error` object has one more key, `"fields"`: the
 sorted, distinct locations of the problems, each the first two parts of the location joined by
-a dot (`"body.fee"`, `"query.limit"`, `"path.plot_id"`; just `"body"` when the JSON body is not
-an object). A body field not listed for a route makes the body invalid; so does `null` for any
+a dot (`"body.fee"`, `"query.limit"`, `"path.plot_id"`; just `"body"` when the body is missing,
+is not JSON, or its JSON is not an object). A body field not listed for a route makes the body invalid; so does `null` for any
 field. A path that matches no route is 404 `no_route`: that includes any path ending in `/` (no
 redirects) and every path not listed here (the service publishes no API documentation or schema
 of its own). A known path with a method it does not serve is 405 `method_not_allowed` whose
@@ -629,7 +652,8 @@ order and never reused; `leased` says whether the plot has any lease.
 - `area_m2`: a JSON integer from ${area_min} to ${area_max} (`"12"`, `12.0`, `true` invalid);
 - `fee` (per ${period_days}-day period): a number greater than 0 and at most ${fee_max}, with at most
   two decimals (`12.345` is invalid; a number written as a JSON string, like `"12.5"`, is
-  accepted). It is always returned as a JSON number with a fraction part: `12.5` for `12.50`,
+  accepted, surrounding spaces, a sign and an exponent included, but only in ASCII digits and
+  without `_`: `"1_0"` and `"١٢"` are invalid). It is always returned as a JSON number with a fraction part: `12.5` for `12.50`,
   `12.0` for `12`.
 
 Routes:
@@ -752,6 +776,9 @@ FAMILY = Family(
                            Edit("no WWW-Authenticate on key_invalid",
                                 'raise Refusal(401, "key_invalid", {"WWW-Authenticate": "ApiKey"})',
                                 'raise Refusal(401, "key_invalid")'))),
+        Requirement("The key and the role are checked before the body, even a body that is "
+                    "not JSON (then invalid input naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Manager and gardener routes answer 403 `forbidden` to the other role, "
                     "before validating the input.",
                     probes="roles",
@@ -807,6 +834,11 @@ FAMILY = Family(
                     traps=(Edit("fee decimals unchecked", ", decimal_places=2)]", ")]"),
                            Edit("fee maximum exclusive", "Field(gt=0, le=${fee_max},",
                                 "Field(gt=0, lt=${fee_max},"))),
+        Requirement("A fee written as a string is read only in ASCII digits, without `_`.",
+                    probes="fee_text",
+                    traps=Edit("fee text read as Python's Decimal",
+                               "Fee = Annotated[Decimal, BeforeValidator(ascii_number), ",
+                               "Fee = Annotated[Decimal, ")),
         Requirement("Fees and lease totals are returned as JSON numbers with a fraction part "
                     "(`12.0` for `12`).",
                     probes="fee_output",

@@ -17,6 +17,7 @@ bound, the page sizes and default, the seats per booking, the validation status,
 booking refusals wins, and the languages."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.service._core_nested_errors import (
     INVALID_INPUT,
     PROBE_HELPERS,
@@ -45,7 +46,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import (AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field,
                       StrictInt)
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -64,6 +65,8 @@ Language = Literal[${language_literal}]
 
 app = FastAPI(redirect_slashes=False)
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 ''' + REFUSALS + '''
 
@@ -185,8 +188,10 @@ def tag_matches(header: str | None, tour: dict) -> bool:
 async def login(request: Request):
     form = await request.form()
     missing = [f"body.{key}" for key in ("password", "username") if key not in form]
-    if missing:
-        raise Refusal(INVALID_STATUS, "invalid_input", fields=missing)
+    # a form field not listed for the route makes the body invalid, as in a JSON body
+    unknown = [f"body.{key}" for key in form if key not in ("password", "username")]
+    if missing or unknown:
+        raise Refusal(INVALID_STATUS, "invalid_input", fields=sorted(set(missing + unknown)))
     # a field sent empty is present: it is a wrong login, not a missing field
     user = USERS.get(str(form["username"]).lower())
     if user is None or user["password"] != form["password"]:
@@ -346,6 +351,9 @@ def _as(client, who):
 def _code():
     n = next(_CODES)
     return "abcdefghijklmnop"[n // 100] * ${code_min} + f"-{n % 100:02d}"
+""" + late_body.probe_source(
+    [("POST", "/tours"), ("PATCH", "/tours/1"), ("POST", "/tours/1/bookings")],
+    [("no token", "{}"), ("curator", "_as(client, C1)"), ("visitor", "_as(client, V1)")]) + """
 
 
 def _tour_body(label, **fields):
@@ -395,6 +403,17 @@ def probe_login_fields(client):
                  {}]:
         rows.append([sorted(data), _row(client.post("/login", data=data))])
     rows.append(_row(client.post("/login", json={"username": name, "password": password})))
+    return rows
+
+
+def probe_login_extra_fields(client):
+    name, password = V1
+    rows = []
+    for extra in [{"role": "curator"}, {"Username": name}, {"token": ""},
+                  {"role": "curator", "a": "1"}]:
+        data = {"username": name, "password": password} | extra
+        rows.append([sorted(extra), _row(client.post("/login", data=data))])
+    rows.append(_row(client.post("/login", data={"username": name, "role": "visitor"})))
     return rows
 
 
@@ -706,6 +725,8 @@ User names are matched ignoring case (no trimming), passwords exactly. A right p
 sign-in gives a new token and earlier ones stay valid. A wrong pair, including a field sent
 with an empty value, is 401 `bad_login`. A field that is not sent at all is invalid input (see
 Errors) naming `body.username` and/or `body.password`; a body that is not a form sends no field.
+Any other form field (`role`, say) is invalid input too, naming it (`body.role`), with or
+without the two fields.
 
 Every other route needs `Authorization: Bearer <token>` (the word `Bearer` in any case).
 Missing, malformed or unknown tokens are 401 `unauthorized` with the header
@@ -713,14 +734,15 @@ Missing, malformed or unknown tokens are 401 `unauthorized` with the header
 the other role. `GET /me` answers 200 `{"name", "role"}`.
 
 The order of checks on every route: the token, the role, input validation, then whether the
-things the request names exist, then the route's own rules.
+things the request names exist, then the route's own rules. That holds for a body that is not
+JSON too: without a valid token it is 401, with the other role's token 403.
 
 ## Errors
 Every error body is `{"error": {"code": <code>, "status": <the status code>}}`. Invalid input
 is ${invalid_status} `invalid_input`, whose `error` object has one more key, `"fields"`: the
 sorted, distinct locations of the problems, each the first two parts of the location joined by
-a dot (`"body.capacity"`, `"query.page"`, `"path.tour_id"`; just `"body"` when the JSON body is
-not an object). A body field not listed for a route makes the body invalid; so does `null` for
+a dot (`"body.capacity"`, `"query.page"`, `"path.tour_id"`; just `"body"` when the body is
+missing, is not JSON, or its JSON is not an object). A body field not listed for a route makes the body invalid; so does `null` for
 any field. A path that matches no route is 404 `no_route`, and that includes any path ending in
 `/` (such paths are not redirected); a known path with another method is 405
 `method_not_allowed` with the `Allow` header.
@@ -876,6 +898,12 @@ FAMILY = Family(
                     traps=Edit("empty fields count as missing",
                                'for key in ("password", "username") if key not in form]',
                                'for key in ("password", "username") if not form.get(key)]')),
+        Requirement("A login form field other than `username` and `password` is invalid input "
+                    "naming it.",
+                    probes="login_extra_fields",
+                    traps=Edit("extra login fields ignored",
+                               '    if missing or unknown:\n',
+                               '    if missing:\n')),
         Requirement("Other routes need a bearer token of a signed-in user (scheme in any case): "
                     "else 401 `unauthorized` with `WWW-Authenticate: Bearer`.",
                     probes="tokens",
@@ -889,6 +917,9 @@ FAMILY = Family(
                     probes="roles",
                     traps=(role_not_checked("visitors manage tours", "Curator", "curator", "AnyUser"),
                            role_not_checked("curators book", "Visitor", "visitor", "AnyUser"))),
+        Requirement("The token and the role are checked before the body, even a body that is "
+                    "not JSON (then invalid input naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Unknown paths are 404 `no_route` and wrong methods 405 `method_not_allowed` "
                     "with `Allow`, in the service's error format.",
                     probes="router_errors",

@@ -4,6 +4,7 @@ with exact headers, jobs with priorities and a page quota, `{"error"}` bodies wi
 as 400, and `/docs` as the service's own document list)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.service._core_400_invalid import (
     ERRORS_SOURCE,
     ROLE_SOURCE,
@@ -23,7 +24,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -41,8 +42,10 @@ JOBS: dict[int, dict] = {}
 NEXT = {"doc": 1, "job": 1}
 
 # `/docs` is this service's document list, so Swagger UI must not take it; `/docs/` is a 404.
-app = FastAPI(docs_url=None, redirect_slashes=False)
+app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None, redirect_slashes=False)
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 ''' + ERRORS_SOURCE + '''def invalid(fields: list[str]) -> RequestValidationError:
     return RequestValidationError([{"loc": ("body", f), "type": "value_error", "msg": "invalid"}
@@ -129,7 +132,11 @@ def in_print_order(jobs) -> list[dict]:
 
 @app.post("/docs", status_code=201)
 async def upload_doc(name: Member, request: Request, response: Response):
-    given = parse_upload(await request.form())
+    try:
+        form = await request.form()
+    except StarletteHTTPException:  # a multipart body Starlette cannot parse (no boundary, ...)
+        raise invalid(["body"]) from None
+    given = parse_upload(form)
     kind = (given["upload"].content_type or "").split(";")[0].strip().lower()
     if kind not in TYPES:
         raise Failure(415, "unsupported_type")
@@ -171,7 +178,7 @@ class JobIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     doc_id: StrictInt
     printer: str
-    copies: StrictInt | None = Field(default=None, ge=1, le=MAX_COPIES)
+    copies: StrictInt = Field(default=None, ge=1, le=MAX_COPIES)  # absent: None; null invalid
     priority: Literal["low", "normal", "high"] = "normal"
 
 
@@ -277,6 +284,8 @@ def _upload(client, headers=M1, name="notes.txt", content=b"text", kind=None, **
 
 def _doc(client, headers=M1, pages=1, **form):
     return _upload(client, headers, content=b"\\f".join([b"p"] * pages), **form).json()["id"]
+''' + late_body.probe_source(
+    [("POST", "/jobs")], [("no key", "{}"), ("operator", "OP"), ("member", "M1")]) + '''
 
 
 def _job(client, doc, headers=M1, printer=P1, **fields):
@@ -336,6 +345,11 @@ def probe_allow_header(client):
             for r in [client.request(method, path, headers=OP)]]
 
 
+def probe_no_schema(client):
+    return [[path, _row(client.get(path, headers=headers))]
+            for path in ("/openapi.json", "/redoc") for headers in ({}, M1)]
+
+
 def probe_trailing_slash(client):
     rows = []
     for path in ["/jobs/", "/me/quota/", f"/printers/{P1}/queue/"]:
@@ -365,6 +379,14 @@ def probe_upload(client):
     rows.append([_err(client.get(f"/docs/{body['id']}", headers=M2)),
                  _row(client.get(f"/docs/{body['id']}", headers=OP))[0],
                  _err(client.get("/docs/99999", headers=M1))])
+    return rows
+
+
+def probe_unreadable_form(client):
+    rows = []
+    for content_type in ("multipart/form-data", "multipart/form-data; boundary="):
+        r = client.post("/docs", content=b"--x\\r\\n", headers=M1 | {"Content-Type": content_type})
+        rows.append([content_type, _row(r)])
     return rows
 
 
@@ -485,7 +507,7 @@ def probe_job_fields(client):
     rows = []
     for fields in [{"copies": 0}, {"copies": ${max_copies}}, {"copies": ${max_copies} + 1},
                    {"copies": "2"}, {"copies": 2.0}, {"copies": True}, {"priority": "urgent"},
-                   {"priority": "low"}, {"doc_id": str(doc)}, {"extra": 1}]:
+                   {"priority": "low"}, {"doc_id": str(doc)}, {"extra": 1}, {"copies": None}]:
         r = client.post("/jobs", json={"doc_id": doc, "printer": P1} | fields, headers=M1)
         shown = {k: v if k != "doc_id" else type(v).__name__ for k, v in fields.items()}
         rows.append([shown, r.status_code, r.json().get("copies", r.json().get("fields"))])
@@ -615,16 +637,19 @@ A missing or unknown key is 401 `unauthenticated` on every route (paths the serv
 have and methods a path does not serve are answered 404 and 405 below, with or without a key).
 Routes marked (member) or (operator) answer 403 `forbidden` to the other role. On a route, the
 key is checked first, then the role,
-then the request's validity, then the route's own checks in the order given. The printers are
+then the request's validity, then the route's own checks in the order given; a body that is
+not JSON is no exception (without a known key it is 401, with the other role's key 403). The printers are
 `${p1}` and `${p2}` (names matched exactly).
 
 ## Errors
 Every error body is `{"error": "<code>"}`. An invalid request is **400** (not 422)
 `{"error": "invalid", "fields": [...]}`: the sorted names, without repeats, of the invalid
 fields, form fields or parameters (the field's own name, not a position within it; `"body"`
-when the body as a whole is wrong). A path the service does not have is 404 `no_route`; a path
-with a trailing slash (`/jobs/`) is such a path too, answered 404 directly, never redirected. A
-known path with a method it does not serve is 405 `method_not_allowed`, carrying FastAPI's
+when the body as a whole is wrong: missing, not JSON, not a JSON object, or a multipart
+body that cannot be read, such as one without a boundary). A path the service does not have is
+404 `no_route`; a path with a trailing slash (`/jobs/`) is such a path too, answered 404
+directly, never redirected, and so are `/openapi.json` and `/redoc`: the service publishes no
+API documentation or schema. A known path with a method it does not serve is 405 `method_not_allowed`, carrying FastAPI's
 standard `Allow` header naming the methods that path's route serves. Every route documented
 below as GET also answers HEAD: the same status and headers as the GET would give, with no body.
 
@@ -661,7 +686,8 @@ operator all; other jobs are 404 `unknown_job` like missing ones.
 - `POST /jobs` (member): JSON body `{"doc_id", "printer", "copies", "priority"}`: `doc_id` a
   JSON integer; `printer` a string; `copies` optional, a JSON integer from 1 to ${max_copies}
   (strings, booleans and fractions are invalid), defaulting to the document's `copies`;
-  `priority` `low`, `normal` (default) or `high`; other fields invalid. Then 404
+  `priority` `low`, `normal` (default) or `high`; other fields invalid, and so is `null` for
+  any field (`"copies": null` is not an absent `copies`). Then 404
   `unknown_doc`, then 404 `unknown_printer`; then the quota: every member may have at most
   ${quota} pages (`pages` x `copies`) in jobs that are not cancelled, and a job that would go
   beyond is 409 `quota_exceeded`. 201 with the job (`queued`), `Location: /jobs/<id>` and
@@ -734,6 +760,9 @@ FAMILY = Family(
                     probes="api_keys",
                     traps=Edit("keys trimmed", "    if x_api_key not in KEYS:\n",
                                "    x_api_key = (x_api_key or '').strip()\n    if x_api_key not in KEYS:\n")),
+        Requirement("The key and the role are checked before the body, even a body that is not "
+                    "JSON (then 400 `invalid` naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Member and operator routes answer 403 `forbidden` to the other role, before "
                     "validation and the route's checks.",
                     probes="roles",
@@ -751,13 +780,18 @@ FAMILY = Family(
                     probes="allow_header", traps=router_headers_dropped()),
         Requirement("A path with a trailing slash is 404 `no_route`, not a redirect.",
                     probes="trailing_slash",
-                    traps=Edit("trailing slashes redirected", "FastAPI(docs_url=None, redirect_slashes=False)",
-                               "FastAPI(docs_url=None)")),
+                    traps=Edit("trailing slashes redirected", "openapi_url=None, redirect_slashes=False)",
+                               "openapi_url=None)")),
+        Requirement("The service publishes no documentation or schema: `/openapi.json` and "
+                    "`/redoc` are 404 `no_route`.",
+                    probes="no_schema",
+                    traps=Edit("schema and ReDoc served", "redoc_url=None, openapi_url=None, ", "")),
         Requirement("`GET /docs` is the service's document list (own documents, all for the "
                     "operator, by id).",
                     probes="docs_list",
-                    traps=(Edit("Swagger UI keeps /docs", "FastAPI(docs_url=None, redirect_slashes=False)",
-                                "FastAPI(redirect_slashes=False)"),
+                    traps=(Edit("Swagger UI keeps /docs",
+                                "FastAPI(docs_url=None, redoc_url=None, openapi_url=None, ",
+                                "FastAPI(redoc_url=None, "),
                            Edit("members list every document",
                                 'if d["owner"] == name or ROLES[name] == "operator"]', "]"))),
         Requirement("An upload is 201 with `Location: /docs/<id>` and the documented fields; "
@@ -768,6 +802,12 @@ FAMILY = Family(
                            Edit("documents visible to everyone",
                                 'if item is None or (item["owner"] != name and ROLES[name] != "operator"):',
                                 "if item is None:"))),
+        Requirement("A multipart body that cannot be read (no boundary) is 400 `invalid` naming "
+                    "`body`.",
+                    probes="unreadable_form",
+                    traps=Edit("unreadable form as a router error",
+                               "    try:\n        form = await request.form()\n    except StarletteHTTPException:",
+                               "    try:\n        form = await request.form()\n    except KeyError:")),
         Requirement("A document's name is what follows the last `/` or `\\` of the file name; "
                     "nothing left is invalid.",
                     probes="file_names",
@@ -851,8 +891,10 @@ FAMILY = Family(
         Requirement("Job `copies` is a JSON integer 1-${max_copies}; `priority` low/normal/high; "
                     "`doc_id` a JSON integer; no other fields.",
                     probes="job_fields",
-                    traps=(Edit("job fields read leniently", "    copies: StrictInt | None = Field(",
-                                "    copies: int | None = Field("),
+                    traps=(Edit("job fields read leniently", "    copies: StrictInt = Field(",
+                                "    copies: int = Field("),
+                           Edit("null copies taken as absent", "    copies: StrictInt = Field(",
+                                "    copies: StrictInt | None = Field("),
                            extras_ignored("extra job fields ignored", "JobIn"))),
         Requirement("The quota counts pages x copies of jobs not cancelled: 409 `quota_exceeded` "
                     "beyond ${quota}, `X-Pages-Left` after each job, `GET /me/quota`.",

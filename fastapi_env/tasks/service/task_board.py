@@ -4,6 +4,7 @@ header, forward-only status transitions, optimistic concurrency with ETag / If-M
 problem+json errors)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
@@ -12,7 +13,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -26,6 +27,8 @@ RANK = {"high": 0, "normal": 1, "low": 2}
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class Problem(Exception):
     def __init__(self, status: int, title: str, headers: dict | None = None):
@@ -277,6 +280,10 @@ def _patch(client, task_id, body, headers=U1, match=True):
     return client.patch(f"/tasks/{task_id}", json=body, headers=headers | extra)
 
 
+''' + late_body.probe_source(
+    [("POST", "/projects"), ("POST", "/projects/1/tasks"), ("PATCH", "/tasks/1")],
+    [("no token", "{}"), ("user", "U1"), ("admin", "AD")]) + '''
+
 def probe_tokens_required(client):
     rows = []
     for headers in [{}, {"X-Token": "nope"}, {"X-Token": ""}, {"Authorization": "Bearer ${t1}"}]:
@@ -442,13 +449,14 @@ Requests authenticate with the header `X-Token`:
 
 Every route needs a known token; otherwise 401 `unauthenticated` with the header
 `WWW-Authenticate: Token`. Routes marked *admin* answer 403 `forbidden` to other users.
-The token is checked first, then the role, before anything else about the request.
+The token is checked first, then the role, before anything else about the request (a body that
+is not JSON included).
 
 ## Errors
 Every error is a problem document: content type `application/problem+json`, body
 `{"title": <code>, "status": <status code>}`. Validation failures (body, path or query) are
 422 `validation_error` with one more key, `"invalid"`: the sorted names, without repeats, of
-the invalid fields or parameters (`"body"` when the body is missing or not an object). A path
+the invalid fields or parameters (`"body"` when the body is missing, not JSON or not an object). A path
 that matches no route is 404 `not_found`; a known path with another method 405
 `method_not_allowed`. Missing projects and tasks are 404 `not_found`.
 
@@ -519,6 +527,9 @@ One row per request, `[status code, JSON body]`:
                     traps=(Edit("no challenge", 'raise Problem(401, "unauthenticated", '
                                 '{"WWW-Authenticate": "Token"})',
                                 'raise Problem(401, "unauthenticated")'),)),
+        Requirement("The token and the role are checked before the body, even a body that is not "
+                    "JSON (then 422 naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Errors are `application/problem+json` `{title, status}`, unknown paths and "
                     "methods included.",
                     probes=("errors_are_problem_json",),

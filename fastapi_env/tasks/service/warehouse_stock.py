@@ -7,6 +7,7 @@ rules, limit/offset pagination with a total-count header, one error format)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
 REFERENCE = '''\
@@ -16,7 +17,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -53,6 +54,8 @@ REMEMBERED: dict[tuple[str, str], dict] = {}
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class APIError(Exception):
     def __init__(self, status: int, code: str):
@@ -335,6 +338,10 @@ result = [
 PROBES = '''\
 VIEW, C1, C2, MGR = ({"X-API-Key": "${k_view}"}, {"X-API-Key": "${k_c1}"},
                      {"X-API-Key": "${k_c2}"}, {"X-API-Key": "${k_mgr}"})
+''' + late_body.probe_source(
+    [("POST", "/items"), ("POST", "/locations"), ("POST", "/receipts"), ("POST", "/adjustments"),
+     ("POST", "/transfers")],
+    [("no key", "{}"), ("viewer", "VIEW"), ("clerk", "C1"), ("manager", "MGR")]) + '''
 
 
 def _row(r, *headers):
@@ -715,14 +722,14 @@ Every request authenticates with the header `X-API-Key`:
 A missing, empty or unknown key is 401 `unauthenticated`. Reading is open to every role;
 routes marked *clerk* are for clerks and the ${mgr_role}, routes marked *${mgr_role}* for the
 ${mgr_role} only; other roles get 403 `forbidden`. The key is checked first, then the role,
-before anything else about the request.
+before anything else about the request (a body that is not JSON included).
 
 - `GET /me`: 200 `{"name", "role"}`.
 
 ## Errors
 Every error has the body `{"code": <code>}`, except validation failures (body, path or query):
 422 `{"code": "invalid_request", "fields": [...]}`, the sorted names, without repeats, of the
-invalid fields or parameters (`"body"` when the body is missing or not a JSON object). A path
+invalid fields or parameters (`"body"` when the body is missing, not JSON, or not a JSON object). A path
 no route serves is 404 `not_found`; a served path with another method 405
 `method_not_allowed`, keeping the `Allow` header.
 
@@ -873,6 +880,9 @@ FAMILY = Family(
                     probes="me",
                     traps=Edit("me without role", "def me(user: AnyUser):\n    return user",
                                'def me(user: AnyUser):\n    return {"name": user["name"]}')),
+        Requirement("The key and the role are checked before the body, even a body that is not "
+                    "JSON (then 422 naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Writes are restricted by role (403 `forbidden`), checked before the body "
                     "and the idempotency key.",
                     probes="roles_before_validation",

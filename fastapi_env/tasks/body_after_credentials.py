@@ -1,0 +1,76 @@
+"""A JSON body read after the caller's credentials and role, for families whose references
+keep FastAPI's own body parameters (museum_tours, print_queue, garden_plots, clinic_appointments,
+task_board, warehouse_stock, report_builder):
+the reference text, its trap and its probe. Not a family: only category directories hold
+families. (The service families of `service/_core_body_after_auth.py` read their bodies in a
+dependency of their own instead.)
+
+Measured on the pins (FastAPI 0.165.0): a route with a body parameter decodes the JSON before
+any dependency runs, so a malformed body without credentials answers 422 (`loc` `["body",
+<offset of the decode error>]`) instead of 401/403, while a well-formed invalid body is
+validated after the dependencies. `ROUTE_CLASS` makes a body that does not decode reach
+validation as its bytes, after the dependencies ran: 401, 403, then the
+validation error with the location `["body"]` (no offset), as for a body of another
+Content-Type.
+"""
+
+from fastapi_env.tasks import Edit
+
+# Reference text: the import `ROUTE_CLASS` needs (with `Request`, which the references import).
+IMPORT = "from fastapi.routing import APIRoute\n"
+
+# Reference text, after `app = FastAPI(...)` and before the first route.
+ROUTE_CLASS = '''class JSONReadLate(Request):
+    """A body that does not decode as JSON reaches validation as its bytes, as a body of
+    another Content-Type does (a model refuses them, at the location `body`)."""
+
+    async def json(self):
+        try:
+            return await super().json()
+        except ValueError:
+            return await self.body()
+
+
+class CallerFirstRoute(APIRoute):
+    """FastAPI decodes a JSON body before any dependency runs, so a malformed body would be a
+    validation error before the credentials and the role are checked: here it reaches
+    validation like any other invalid body, after the dependencies."""
+
+    def get_route_handler(self):
+        handler = super().get_route_handler()
+
+        async def route_handler(request: Request):
+            return await handler(JSONReadLate(request.scope, request.receive))
+        return route_handler
+
+
+app.router.route_class = CallerFirstRoute
+'''
+
+
+def body_decoded_first() -> Edit:
+    """The trap: FastAPI's own order, a malformed JSON body refused before the credentials."""
+    return Edit("malformed body refused before the credentials",
+                "app.router.route_class = CallerFirstRoute\n", "")
+
+
+def probe_source(routes: list[tuple[str, str]], callers: list[tuple[str, str]],
+                 row: str = "_row", prepare: str = "") -> str:
+    """Probe source `probe_credentials_before_json`: each (method, path) of `routes` sent two
+    bodies that are not JSON (a cut-off object and plain text, as `application/json`) by each
+    caller of `callers` ((label, expression of the request's header dict), say no key, a key
+    of the wrong role, a key of the right role), each as `<row>(response)`. `prepare`: source
+    lines (indented four spaces) run first, e.g. to sign in."""
+    pairs = ", ".join(f"({label!r}, {expr})" for label, expr in callers)
+    return f'''
+
+def probe_credentials_before_json(client):
+{prepare}    rows = []
+    for method, path in {routes!r}:
+        for who, headers in ({pairs}):
+            for content in (b'{{"a": ', b"not json"):
+                r = client.request(method, path, content=content,
+                                   headers=headers | {{"Content-Type": "application/json"}})
+                rows.append([method, path, who, content.decode(), {row}(r)])
+    return rows
+'''
