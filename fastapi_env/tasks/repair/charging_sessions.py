@@ -15,7 +15,7 @@ default; `Decimal(float)` is the binary float's exact value, so 12.35 becomes 12
 is one requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Requirement
-from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD as PROBE_HELPERS
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
 from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
 INIT = '''\
@@ -422,7 +422,7 @@ PLANTED = (_URL_NORMALISED, _PRICE_SCALE_KEPT, _PRICE_FROM_STRING, _ENERGY_FROM_
            _ENERGY_INFINITE, _UNIX_SECONDS, _LAX_DURATION, _ANY_UUID_SPELLING, _UNICODE_DIGITS,
            _LAX_DAY, _HALF_EVEN, _BINARY_ENERGY, _REVENUE_INT_ZERO, *_UNUSED_GONE)
 
-PROBES = PROBE_HELPERS + '''\
+PROBES = ROWS_422_LOC_AND_HEAD + '''\
 PRICE_LIMIT = ${price_limit}
 MAX_HOURS = ${max_hours}
 NAME_MAX = ${name_max}

@@ -14,7 +14,7 @@ and `/{code}` declared before `/{code}.csv`, whose `{code}` matches `abc.csv`. E
 requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Requirement
-from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD as PROBE_HELPERS
+from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
 from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
 INIT = '''\
@@ -397,7 +397,7 @@ PLANTED = (_CSV_SHADOWED, _FASTAPI_HANDLER, _SLASH_ROUTES, _NO_HEAD, _CREATED_AS
            _BLANK_LIMIT, _LIMIT_IMPORT_GONE, _REGION_UNSPLIT, _REDIRECT_307, _LAX_COOKIE,
            _LOGOUT_COOKIE_LOST, _BLANK_FIELDS, _BLANK_IMPORTS_GONE, _FLAGS_UNSPLIT)
 
-PROBES = PROBE_HELPERS + '''\
+PROBES = ROWS_422_LOC_AND_HEAD + '''\
 OPERATOR = {"username": "${op_user}", "password": "${op_pass}"}
 KEY = {"X-Station-Key": "${upload_key}"}
 COOKIE = "${cookie}"
