@@ -11,7 +11,9 @@ bindings grade the sandbox the model worked in directly with ``host.grade``.
 from __future__ import annotations
 
 import asyncio
+import io
 import sys
+import tarfile
 import tempfile
 from collections.abc import Awaitable, Mapping
 from pathlib import Path
@@ -80,13 +82,40 @@ def sandbox_runner(sandbox: Sandbox) -> Runner:
     async def run(solution: Solution, probes: str, timeout: float, *,
                   stop_after: str | None = None) -> dict:
         async with lock:
-            wipe = await sandbox.exec(f"find {WORKSPACE} -mindepth 1 -delete", timeout=30)
-            if wipe.exit_code != 0:
-                raise SandboxError(f"could not wipe {WORKSPACE}: {wipe.stderr.strip()}")
-            await write_workspace(sandbox, workspace_files(solution))
+            await replace_workspace(sandbox, workspace_files(solution))
             return await run_grader(sandbox, probes, timeout=timeout, stop_after=stop_after)
 
     return run
+
+
+# Empties the workspace, then unpacks the tar archive on stdin into it, as the model's user.
+# Exit 127: the box has no tar.
+REPLACE_SCRIPT = (f'find {WORKSPACE} -mindepth 1 -delete || exit 1; command -v tar >/dev/null '
+                  f'|| exit 127; exec tar -x -f - -C {WORKSPACE} --no-same-owner')
+
+
+async def replace_workspace(sandbox: Sandbox, files: Mapping[str, str]) -> None:
+    """Wipe the workspace and write ``files`` in one command: an exec is tens of milliseconds,
+    and a verify run grades thousands of workspaces of up to 15 files (one exec per file
+    was about half of each grading's own cost). A box without tar writes them one by one."""
+    result = await sandbox.exec(["/bin/sh", "-c", REPLACE_SCRIPT], stdin=tar_of(files),
+                                timeout=60)
+    if result.exit_code == 127:
+        await write_workspace(sandbox, files)
+    elif result.exit_code != 0:
+        raise SandboxError(f"could not replace {WORKSPACE}: {result.stderr.strip()}")
+
+
+def tar_of(files: Mapping[str, str]) -> bytes:
+    """A tar archive of regular files (relative path: text), each 0644, parents implied."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        for relative, text in files.items():
+            data = text.encode()
+            member = tarfile.TarInfo(relative)
+            member.size, member.mode = len(data), 0o644
+            archive.addfile(member, io.BytesIO(data))
+    return buffer.getvalue()
 
 
 async def write_workspace(sandbox: Sandbox, files: Mapping[str, str]) -> None:
