@@ -19,8 +19,9 @@ from fastapi_env.tasks import Edit
 # Reference text: the import `ROUTE_CLASS` needs (with `Request`, which the references import).
 IMPORT = "from fastapi.routing import APIRoute\n"
 
-# Reference text, after `app = FastAPI(...)` and before the first route.
-ROUTE_CLASS = '''class JSONReadLate(Request):
+# Reference text: the two classes, for a module that creates its own APIRouter(route_class=
+# CallerFirstRoute) (an included router keeps its own route class: app.router's does not reach it).
+ROUTE_CLASSES = '''class JSONReadLate(Request):
     """A body that does not decode as JSON reaches validation as its bytes, as a body of
     another Content-Type does (a model refuses them, at the location `body`)."""
 
@@ -42,7 +43,10 @@ class CallerFirstRoute(APIRoute):
         async def route_handler(request: Request):
             return await handler(JSONReadLate(request.scope, request.receive))
         return route_handler
+'''
 
+# Reference text, after `app = FastAPI(...)` and before the first route.
+ROUTE_CLASS = ROUTE_CLASSES + '''
 
 app.router.route_class = CallerFirstRoute
 '''

@@ -10,6 +10,7 @@ required query parameter; a rollout compared with <=). Each bug is one requireme
 setup is the reference with all of them."""
 
 from fastapi_env.tasks import Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
 from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
@@ -147,14 +148,17 @@ Admin = Annotated[dict, Depends(RequireRole("admin"))]
 '''
 
 ROUTES = '''\
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
-
+''' + late_body.IMPORT + '''
 from . import replies, store
 from .auth import Admin, Reader
 from .models import Flag, FlagIn, FlagPatch
 
-router = APIRouter()
+
+''' + late_body.ROUTE_CLASSES + '''
+
+router = APIRouter(route_class=CallerFirstRoute)
 
 
 def find(key: str) -> dict:
@@ -204,7 +208,7 @@ from pydantic import BaseModel, Field
 
 from .auth import Reader
 from .models import Evaluation
-from .routes import find
+from .routes import CallerFirstRoute, find
 
 
 def bucket(key: str, user: str) -> int:
@@ -215,7 +219,7 @@ def evaluation_router(max_user_length: int) -> APIRouter:
     class Subject(BaseModel):
         user: str = Field(min_length=1, max_length=max_user_length)
 
-    router = APIRouter()
+    router = APIRouter(route_class=CallerFirstRoute)
 
     @router.post("/flags/{key}/evaluate")
     def evaluate(key: str, subject: Subject, _: Reader) -> Evaluation:
@@ -465,7 +469,20 @@ def probe_keys_are_unique(client):
         rows.append(_row(_flag(client, key, description="replaced")))
     rows.append([client.get("/flags/promo_probe", headers=VIEWER).json()["description"]])
     return rows
-'''
+
+
+def _late(r):
+    """A 422 as where its errors lie (FastAPI names a body that is not JSON in more than one
+    way); anything else as [status, body], with the challenge."""
+    if r.status_code == 422:
+        shown = sorted({str(e["loc"][0]) for e in r.json()["detail"]})
+    else:
+        shown = _body(r)
+    return [r.status_code, shown, r.headers.get("www-authenticate")]
+''' + late_body.probe_source(
+    [("POST", "/flags"), ("PATCH", "/flags/${key1}"), ("POST", "/flags/${key1}/evaluate")],
+    [("no token", "{}"), ("unknown token", '{"Authorization": "Bearer nope"}'),
+     ("viewer", "VIEWER"), ("admin", "ADMIN")], row="_late")
 
 # The callers never show in a row: each data set carries its own, so no two instances differ
 # by the tokens alone.
@@ -503,7 +520,9 @@ evaluations included: a missing header or another scheme is 401 `{"error": "Not
 authenticated"}`, an unknown token 401 `{"error": "invalid token"}`, both with
 `WWW-Authenticate: Bearer`. Any valid token may read flags and evaluate them; creating,
 changing and deleting flags is for admins only: a viewer gets 403 `{"error": "admins only"}`.
-The caller is checked before the request is validated (a viewer's invalid create is 403).
+The caller is checked before the request is validated (a viewer's invalid create is 403),
+also when the body is not JSON at all: that is a 422 like any other invalid body, but only for
+a caller the route admits.
 
 **Errors** are `{"error": <message>}`, FastAPI's router errors included, keeping whatever
 headers they carry (a 405 keeps its `Allow`); request validation errors stay FastAPI's
@@ -556,6 +575,15 @@ FAMILY = repair_family(
                     traps=(_in("auth", "admin routes open to viewers",
                                'Admin = Annotated[dict, Depends(RequireRole("admin"))]',
                                "Admin = Annotated[dict, Depends(RequireRole())]"),)),
+        Requirement("A body that is not JSON is a 422 only after the token and the role are "
+                    "checked.",
+                    probes=("credentials_before_json",),
+                    traps=(_in("routes", "flag routes decode the body first",
+                               "router = APIRouter(route_class=CallerFirstRoute)",
+                               "router = APIRouter()"),
+                           _in("evaluate", "evaluation decodes the body first",
+                               "    router = APIRouter(route_class=CallerFirstRoute)",
+                               "    router = APIRouter()"))),
         Requirement("Keys are accepted in any case and trimmed, stored lower-case, and match "
                     "in paths in any case.",
                     probes=("keys_are_case_insensitive",),

@@ -9,6 +9,7 @@ not UTF-8 bytes; names compared case-sensitively; ids from len()+1, reused after
 Each bug is one requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Edit, Family, Requirement, with_edits
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROWS_422_TYPE_LOC
 from fastapi_env.tasks.repair._plumbing import editor
 
@@ -126,13 +127,16 @@ class FileOut(BaseModel):
 ROUTES = '''\
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Response
-
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+''' + late_body.IMPORT + '''
 from . import store
 from .auth import current_user, require_editor
 from .models import FileIn, FileOut, FilePatch
 
-router = APIRouter(dependencies=[Depends(current_user)])
+
+''' + late_body.ROUTE_CLASSES + '''
+
+router = APIRouter(route_class=CallerFirstRoute, dependencies=[Depends(current_user)])
 editors_only = [Depends(require_editor)]
 
 
@@ -257,6 +261,10 @@ _EXCLUDE_NONE = _in("routes", "partial update drops explicit nulls",
 _RAW_AS_JSON = _in("routes", "raw content returned as a JSON string",
                    '    return Response(file["content"], media_type=file["media_type"])',
                    '    return file["content"]')
+# Planted with it, so the setup imports nothing it does not use.
+_RESPONSE_UNUSED = _in("routes", "Response no longer imported",
+                       "from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response\n",
+                       "from fastapi import APIRouter, Depends, HTTPException, Query, Request\n")
 _NO_ALIAS = _in("routes", "media-type filter without its alias",
                 'Annotated[str | None, Query(alias="media-type")] = None',
                 "Annotated[str | None, Query()] = None")
@@ -272,7 +280,8 @@ _IDS_REUSED = _in("store", "ids from the number of files",
 
 FILES = {"catalogue/__init__.py": INIT, "catalogue/auth.py": AUTH, "catalogue/store.py": STORE,
          "catalogue/models.py": MODELS, "catalogue/routes.py": ROUTES}
-PLANTED = (_SHADOWED, _HEADERS_DROPPED, _RETURNED, _EXCLUDE_NONE, _RAW_AS_JSON, _NO_ALIAS,
+PLANTED = (_SHADOWED, _HEADERS_DROPPED, _RETURNED, _EXCLUDE_NONE, _RAW_AS_JSON, _RESPONSE_UNUSED,
+           _NO_ALIAS,
            _TIES_REVERSED, _CHAR_SIZE, _NAME_CASE, _IDS_REUSED)
 SETUP = with_edits(FILES | {"solution.py": SOLUTION}, PLANTED)
 
@@ -436,7 +445,21 @@ def probe_media_types_allowed(client):
         rows.append([media_type, r.status_code, r.json()["media_type"] if r.status_code == 201
                      else _brief(r)[1]])
     return rows
-'''
+
+
+def _late(r):
+    """A 422 as where its errors lie (FastAPI names a body that is not JSON in more than one
+    way); anything else as [status, body], with the failure's headers."""
+    if r.status_code == 422:
+        shown = sorted({str(e["loc"][0]) for e in r.json()["detail"]})
+    else:
+        shown = r.json()
+    return [r.status_code, shown, r.headers.get("www-authenticate"),
+            r.headers.get("x-required-role")]
+''' + late_body.probe_source(
+    [("POST", "/files"), ("PATCH", "/files/2")],
+    [("no token", "{}"), ("unknown token", '{"Authorization": "Bearer nope"}'),
+     ("viewer", "VIEWER"), ("editor", "EDITOR")], row="_late")
 
 _SETS = {
     "seeds": [
@@ -482,7 +505,8 @@ request to the next.
 `${tok_editor}` is the editor `${editor}`, `${tok_viewer}` the viewer `${viewer}`. Anything
 else is 401 with the header `WWW-Authenticate: Bearer realm="${realm}"`. Creating, changing and
 deleting files is for editors only: a viewer gets 403 with the header `X-Required-Role: editor`
-and nothing changes. The token is checked first, then the role, then the request itself.
+and nothing changes. The token is checked first, then the role, then the request itself, also
+when the body is not JSON at all (a 422 like any other invalid body, for an editor only).
 
 **Errors** have the body `{"error": <message>}`: 401 `invalid token`, 403 `editors only`, 404
 `no such file`, 409 `name taken`. Request validation errors keep FastAPI's standard 422 body.
@@ -546,6 +570,12 @@ with the contents ${content1__json}, ${content2__json} and ${content3__json} (JS
         Requirement("A viewer can neither create, change nor delete a file (403 before any "
                     "validation), and nothing changes.",
                     probes=("viewers_cannot_write",), traps=(_RETURNED,)),
+        Requirement("A body that is not JSON is a 422 only after the token and the role are "
+                    "checked.",
+                    probes=("credentials_before_json",),
+                    traps=(_in("routes", "body decoded before the token",
+                               "router = APIRouter(route_class=CallerFirstRoute, ",
+                               "router = APIRouter("),)),
         Requirement("PATCH changes only the fields sent; a null description clears it; a null "
                     "content is a 422; every accepted PATCH bumps the version.",
                     probes=("partial_updates",), traps=(_EXCLUDE_NONE,)),

@@ -10,6 +10,7 @@ checked before the upper-casing). Each bug is one requirement's trap; the setup 
 with all of them."""
 
 from fastapi_env.tasks import Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
 from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
@@ -121,11 +122,14 @@ def install(app: FastAPI) -> None:
 DEPS = '''\
 from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException
-
+from fastapi import Depends, Header, HTTPException, Request
+''' + late_body.IMPORT + '''
 from . import tariff
 
 CHALLENGE = {"WWW-Authenticate": "ApiKey"}
+
+
+''' + late_body.ROUTE_CLASSES + '''
 
 
 def account(x_api_key: Annotated[str | None, Header()] = None) -> str:
@@ -146,10 +150,10 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query
 
 from . import tariff
-from .deps import Account
+from .deps import Account, CallerFirstRoute
 from .models import Quote, QuoteIn
 
-router = APIRouter()
+router = APIRouter(route_class=CallerFirstRoute)
 
 
 def own_quote(quote_id: int, owner: str) -> dict:
@@ -417,7 +421,20 @@ def probe_create_is_201(client):
     second = _quote(client, B, ZONES[2], 3000)
     return [[first.status_code, sorted(first.json())],
             [second.json()["id"] - first.json()["id"]]]
-'''
+
+
+def _late(r):
+    """A 422 as where its errors lie (FastAPI names a body that is not JSON in more than one
+    way); anything else as [status, body], with the challenge."""
+    if r.status_code == 422:
+        shown = sorted({str(e["loc"][0]) for e in r.json()["detail"]})
+    else:
+        shown = _body(r)
+    return [r.status_code, shown, r.headers.get("www-authenticate")]
+''' + late_body.probe_source(
+    [("POST", "/quotes")],
+    [("no key", "{}"), ("empty key", '{"X-Api-Key": ""}'),
+     ("unknown key", '{"X-Api-Key": "sk-nobody"}'), ("account", "A")], row="_late")
 
 _TARIFFS = [
     {"z1": "EU", "base1": "4.10", "kg1": "1.30", "cost1": "2.05", "z2": "US", "base2": "7.90",
@@ -453,7 +470,8 @@ in memory and carries from one request to the next; there are no quotes at start
 `${key_b}` is `${acct_b}`, `${key_c}` is `${acct_c}`, `${key_d}` is `${acct_d}`. On every
 `/quotes` route a missing or empty key is 401 `{"error": "missing api key"}` and any other
 unknown key 401 `{"error": "invalid api key"}`, both with `WWW-Authenticate: ApiKey`; the key
-is checked before the request is validated. `GET /rates` needs no key.
+is checked before the request is validated, also when the body is not JSON at all (with a
+known key that is a 422 like any other invalid body). `GET /rates` needs no key.
 
 **Errors** are `{"error": <message>}`, every one of them, FastAPI's own router errors included
 (an unknown path is 404 `{"error": "Not Found"}`, a known path with a method it does not serve
@@ -538,6 +556,11 @@ FAMILY = repair_family(
                     probes=("api_keys",),
                     traps=(_in("deps", "an empty key counts as an unknown one",
                                "if not x_api_key:", "if x_api_key is None:"),)),
+        Requirement("A body that is not JSON is a 422 only after the key is checked.",
+                    probes=("credentials_before_json",),
+                    traps=(_in("quotes", "body decoded before the key",
+                               "router = APIRouter(route_class=CallerFirstRoute)",
+                               "router = APIRouter()"),)),
         Requirement("Another account's quote is 404 `quote not found`.",
                     probes=("quotes_are_private",),
                     traps=(_in("quotes", "quotes readable by any account",

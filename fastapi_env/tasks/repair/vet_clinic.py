@@ -10,6 +10,7 @@ and `response_model_exclude_none` hiding a null. Each bug is one requirement's t
 is the reference with all of them."""
 
 from fastapi_env.tasks import Edit, Requirement, probe_rows
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.repair import _plumbing
 
 PKG = "clinic"
@@ -87,13 +88,16 @@ SECURITY = '''\
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import Depends, HTTPException
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import Depends, HTTPException, Request
+''' + late_body.IMPORT + '''from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from . import config
 
 bearer = HTTPBearer(auto_error=False)
 CHALLENGE = {"WWW-Authenticate": "Bearer"}
+
+
+''' + late_body.ROUTE_CLASSES + '''
 
 
 def current_staff(
@@ -332,10 +336,10 @@ from fastapi import APIRouter, HTTPException, Response
 
 from ..deps import Paging, find
 from ..schemas import Owner, OwnerIn, OwnerPage
-from ..security import Reception
+from ..security import CallerFirstRoute, Reception
 from ..store import db
 
-router = APIRouter(prefix="/owners", tags=["owners"])
+router = APIRouter(prefix="/owners", tags=["owners"], route_class=CallerFirstRoute)
 
 
 @router.post("", status_code=201, response_model=Owner)
@@ -365,10 +369,10 @@ from fastapi import APIRouter, Response
 
 from ..deps import Paging, find
 from ..schemas import Pet, PetIn, PetPage, Species
-from ..security import Reception
+from ..security import CallerFirstRoute, Reception
 from ..store import db
 
-router = APIRouter(prefix="/pets", tags=["pets"])
+router = APIRouter(prefix="/pets", tags=["pets"], route_class=CallerFirstRoute)
 
 
 @router.post("", status_code=201, response_model=Pet)
@@ -407,10 +411,10 @@ from fastapi import APIRouter, Depends, HTTPException
 from .. import config
 from ..deps import vet_exists
 from ..schemas import BreakIn, Schedule
-from ..security import Staff
+from ..security import CallerFirstRoute, Staff
 from ..store import db
 
-router = APIRouter(prefix="/vets", tags=["vets"])
+router = APIRouter(prefix="/vets", tags=["vets"], route_class=CallerFirstRoute)
 
 
 def schedule_of(vet_id: int) -> dict:
@@ -447,10 +451,10 @@ from fastapi import APIRouter, HTTPException
 from .. import config
 from ..deps import find, vet_exists
 from ..schemas import Appointment, AppointmentIn
-from ..security import Reception, Staff
+from ..security import CallerFirstRoute, Reception, Staff
 from ..store import db
 
-router = APIRouter(prefix="/appointments", tags=["appointments"])
+router = APIRouter(prefix="/appointments", tags=["appointments"], route_class=CallerFirstRoute)
 
 
 def end_of(start: datetime, minutes: int) -> datetime:
@@ -523,10 +527,10 @@ from fastapi import APIRouter, Header, HTTPException
 from .. import config
 from ..deps import find
 from ..schemas import Invoice, InvoiceIn
-from ..security import Vet
+from ..security import CallerFirstRoute, Vet
 from ..store import db
 
-router = APIRouter(prefix="/invoices", tags=["invoices"])
+router = APIRouter(prefix="/invoices", tags=["invoices"], route_class=CallerFirstRoute)
 
 
 @router.get("", response_model=list[Invoice])
@@ -1175,7 +1179,21 @@ def probe_docs_need_no_token(client):
             rows.append([path, bool(headers), r.status_code,
                          (r.headers.get("content-type") or "").split(";")[0]])
     return rows
-'''
+
+
+def _late(r):
+    """`_err` with the challenge; a 422 as the first part of each field location (FastAPI
+    locates a body that is not JSON in more than one way)."""
+    body = _body(r)
+    if r.status_code == 422 and isinstance(body, dict) and isinstance(body.get("error"), dict):
+        fields = body["error"].get("fields") or []
+        return [422, body["error"].get("code"), sorted({str(f[0]) for f in fields if f})]
+    return _err(r) + [r.headers.get("www-authenticate")]
+''' + late_body.probe_source(
+    [("POST", "/owners"), ("POST", "/pets"), ("POST", "/vets/1/breaks"),
+     ("POST", "/appointments"), ("POST", "/invoices")],
+    [("no token", "{}"), ("unknown token", '{"Authorization": "Bearer nope"}'),
+     ("reception", "DESK"), ("vet 1", "VET1")], row="_late")
 
 PROMPT = '''\
 `/workspace` holds the service of a veterinary clinic: `solution.py` and the package `clinic/`
@@ -1191,13 +1209,13 @@ case-insensitive): `${tok_desk}` is `${desk}` (role reception), `${tok_vet1}` is
 `${vet1}`, `${tok_vet2}` is vet 2 `${vet2}` (role vet). No header, another scheme or an empty token is
 401 with message `missing token`; an unknown token 401 `invalid token`; both carry
 `WWW-Authenticate: Bearer`. The token is checked before anything else a route does (before
-404s of unknown ids and before 422s), but a path the service does not have is 404 and a known
+404s of unknown ids and before 422s, a body that is not JSON included), but a path the service does not have is 404 and a known
 path with a method it does not serve is 405 whatever the token. FastAPI's own documentation
 routes are not the clinic's and need no token: `GET /openapi.json` (the OpenAPI schema, JSON),
 `GET /docs` and `GET /redoc` (HTML pages) answer 200 as FastAPI serves them, with or without an
 `Authorization` header, which they do not check. A route for one role only
 ("reception only", "vets only" below) answers other staff 403 right after the token check,
-before validating the body or looking up ids; the rules "only that vet" and "the
+before validating the body (even one that is not JSON) or looking up ids; the rules "only that vet" and "the
 appointment's vet" are checked after the vet or appointment is found (404 first).
 
 ## Errors
@@ -1209,8 +1227,9 @@ id: `owner`, `pet`, `appointment`, `invoice`, `vet`), 405 `method_not_allowed` (
 `Method Not Allowed`), 409
 `conflict`. Request validation failures are 422 with `{"error": {"code":
 "validation_failed", "message": "invalid request", "fields": [<loc>, ...]}}`, one `loc` (as
-FastAPI reports it, e.g. `["body", "weight_grams"]`) per failing field. Bodies refuse unknown
-keys (422). Wherever a body field below is a number, only a JSON integer is valid: strings,
+FastAPI reports it, e.g. `["body", "weight_grams"]`) per failing field; a body that is not
+JSON is such a 422 too, its locations starting with `"body"`. Bodies refuse unknown keys
+(422). Wherever a body field below is a number, only a JSON integer is valid: strings,
 floats (`900.0`) and booleans are 422.
 
 Every response, errors and 404s of unknown paths included, carries the header
@@ -1507,6 +1526,13 @@ _GAPS = (
                 probes=("owner_phone",), traps=_PHONE_TRAPS),
     Requirement("FastAPI's documentation routes (`/openapi.json`, `/docs`, `/redoc`) answer 200 "
                 "without checking a token.", probes=("docs_need_no_token",), traps=_DOCS_TRAPS),
+    Requirement("A body that is not JSON is a 422 only after the token and the role are "
+                "checked.", probes=("credentials_before_json",), traps=(
+                    _in("routers/owners", "owner bodies decoded before the token",
+                        ', tags=["owners"], route_class=CallerFirstRoute)', ', tags=["owners"])'),
+                    _in("routers/invoices", "invoice bodies decoded before the token",
+                        ', tags=["invoices"], route_class=CallerFirstRoute)',
+                        ', tags=["invoices"])'))),
 )
 
 

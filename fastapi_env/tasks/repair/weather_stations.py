@@ -14,6 +14,7 @@ and `/{code}` declared before `/{code}.csv`, whose `{code}` matches `abc.csv`. E
 requirement's trap; the setup is the reference with all of them."""
 
 from fastapi_env.tasks import Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
 from fastapi_env.tasks.repair._plumbing import RESULT_CLIENT, editor, repair_family
 
@@ -94,13 +95,16 @@ SESSION = '''\
 import hashlib
 from typing import Annotated
 
-from fastapi import APIRouter, Cookie, Depends, Form, HTTPException, Response
-
+from fastapi import APIRouter, Cookie, Depends, Form, HTTPException, Request, Response
+''' + late_body.IMPORT + '''
 from . import store
 
 COOKIE = "${cookie}"
 router = APIRouter()
 SessionToken = Annotated[str | None, Cookie(alias=COOKIE)]
+
+
+''' + late_body.ROUTE_CLASSES + '''
 
 
 def current_operator(token: SessionToken = None) -> str:
@@ -167,11 +171,11 @@ from pydantic import BeforeValidator
 
 from . import store
 from .models import Rename, Station, StationIn, StationPatch
-from .session import Operator
+from .session import CallerFirstRoute, Operator
 
 DEFAULT_LIMIT = ${def_limit}
 MAX_LIMIT = ${max_limit}
-router = APIRouter(prefix="/stations")
+router = APIRouter(prefix="/stations", route_class=CallerFirstRoute)
 
 
 ''' + LIMIT_GUARD + '''
@@ -697,7 +701,21 @@ def probe_read_a_station(client):
     _station(client, "readp", region="south", name="Read probe")
     _upload(client, "readp", {"temp": "8"})
     return [_row(client.get("/stations/readp")), _row(client.get("/stations/nosuch"))]
-'''
+
+
+def _late(r):
+    """A 422 as where its errors lie (FastAPI names a body that is not JSON in more than one
+    way); anything else as `_row`."""
+    if r.status_code == 422:
+        return [422, sorted({str(e["loc"][0]) for e in r.json()["detail"]})]
+    return _row(r)
+''' + late_body.probe_source(
+    [("POST", "/stations"), ("POST", "/stations/latep/rename"), ("PATCH", "/stations/latep")],
+    [("no cookie", "{}"), ("forged cookie", '{"Cookie": f"{COOKIE}=forged"}'),
+     ("operator", '{"Cookie": f"{COOKIE}={token}"}')], row="_late",
+    prepare="    _station(client, \"latep\")\n"
+            "    token = client.cookies.get(COOKIE)\n"
+            "    client.cookies.clear()\n")
 
 # The callers never show in a row: each data set carries its own, so no two instances differ
 # by the credentials alone.
@@ -740,7 +758,8 @@ any other pair is 401 `{"error": "invalid credentials"}` and sets no cookie; a m
 422. `DELETE /session` ends the session of the cookie sent, if any: 204 with an empty body and
 a `Set-Cookie` for `${cookie}` with `Max-Age=0`, which removes the cookie; the old token no
 longer works. Routes marked *operator* need the cookie of a live session, checked before the
-request body is validated: without one they are 401 `{"error": "not signed in"}`.
+request body is validated, even a body that is not JSON: without one they are 401 `{"error":
+"not signed in"}`; with one, a body that is not JSON is a 422 like any other invalid body.
 
 **Stations** are shown as `{"code", "name", "region", "readings"}` (`readings`: how many
 readings the station has). A `code` is 3 to 8 characters: a lower-case letter, then lower-case
@@ -829,6 +848,12 @@ FAMILY = repair_family(
                     probes=("operator_routes_need_a_session",),
                     traps=(_in("session", "any cookie passes for a session",
                                "    if name is None:\n", "    if token is None:\n"),)),
+        Requirement("The session is checked before the body even when the body is not JSON "
+                    "(then a 422 for an operator).",
+                    probes=("credentials_before_json",),
+                    traps=(_in("stations", "station bodies decoded before the session",
+                               'router = APIRouter(prefix="/stations", route_class=CallerFirstRoute)',
+                               'router = APIRouter(prefix="/stations")'),)),
         Requirement("Unknown paths and unserved methods are `{\"error\": \"Not Found\"}` 404 and "
                     "`{\"error\": \"Method Not Allowed\"}` 405 with `Allow`.",
                     probes=("router_errors_are_shaped",), traps=(_FASTAPI_HANDLER,)),

@@ -5,6 +5,7 @@ zero, negative and huge quantities, carts past the cap, mass assignment on coupo
 another customer's orders."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import rows_without_ids
 from fastapi_env.tasks.traps import unknown_fields_ignored
 
@@ -14,7 +15,7 @@ from typing import Annotated
 from fastapi import Depends, FastAPI, Header, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field
 
 TOKENS = {"${t1}": "${u1}", "${t2}": "${u2}", "${t3}": "${u3}", "${t4}": "${admin}"}
@@ -36,6 +37,8 @@ orders: dict[int, dict] = {}
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 @app.exception_handler(HTTPException)
 async def http_error(request: Request, exc: HTTPException):
@@ -473,7 +476,12 @@ def probe_checks_in_order(client):
             _row(client.post("/checkout", headers=H3))]
     client.delete("/accounts/${u3}/lockout", headers=ADMIN)
     return rows
-'''
+''' + late_body.probe_source(
+    [("POST", "/coupons"), ("PUT", "/cart/items/${sku1}"), ("PUT", "/cart/items/nothing-here"),
+     ("POST", "/cart/coupon")],
+    [("no session", "{}"), ("customer", "H1"), ("locked customer", "H3"), ("admin", "ADMIN")],
+    prepare="    for n in range(${max_fail}):\n"
+            "        _apply(client, H3, f\"LATE{n:04d}\")\n")
 
 PROMPT = '''\
 Build the cart and coupon part of a shop. State is kept in memory. Four accounts exist, each
@@ -493,9 +501,10 @@ Two coupons exist: `${code1}` (${pct1} %, once per customer, 100 uses in all) an
 **Errors** have the body `{"error": <code>}`: 401 `"unauthorized"` (no valid `X-Session`, on
 every route), 403 `"forbidden"`, 404 `"not_found"`, 409 with the code given below, 429
 `"locked"`, and 422 `"invalid"` for any body, path or query parameter that is not valid as
-described. A body with a field not listed for its route is 422. When several apply, the first
-in this order wins: 401; 403; 429; 404 for a path naming an unknown product, order, coupon or
-account; 422; then 404 for an unknown coupon code in a body, and 409.
+described. A body with a field not listed for its route is 422, and so is a body that is not
+JSON. When several apply, the first in this order wins: 401; 403; 429; 404 for a path naming an
+unknown product, order, coupon or account; 422 (a body that is not JSON included); then 404 for
+an unknown coupon code in a body, and 409.
 
 **Roles.** Only the admin creates and reads coupons and lifts lockouts; only customers have a
 cart, apply coupons and check out (403 otherwise). A customer sees only their own orders (404
@@ -727,5 +736,9 @@ FAMILY = Family(
                                 "Depends(catalog_sku)], user: Shopper):\n",
                                 "def set_quantity(body: QuantityIn, sku: str, user: Shopper):\n"
                                 "    catalog_sku(sku, user)\n"))),
+        Requirement("A body that is not JSON is a 422 too, after the 401, 403, 429 and the "
+                    "path's 404.",
+                    probes="credentials_before_json", security=True,
+                    traps=late_body.body_decoded_first()),
     ),
 )

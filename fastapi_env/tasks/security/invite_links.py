@@ -5,6 +5,7 @@ the invite, mass assignment, lax integers, and reading or revoking another organ
 invites."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROWS_OF_BODY_OR_NONE
 from fastapi_env.tasks.security._error_handlers import ERROR_HANDLERS
 from fastapi_env.tasks.traps import extras_ignored
@@ -18,7 +19,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, HTTPException, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 NAMES = ["${admin_a}", "${member_a}", "${admin_b}", "${outsider}"]
@@ -32,6 +33,8 @@ NUMBER = re.compile(r"[1-9][0-9]*")  # ASCII digits only: `\\\\d` also matches o
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 ''' + ERROR_HANDLERS + '''
 
@@ -356,7 +359,10 @@ def probe_invites_listed(client):
     return [[[{k: v for k, v in i.items() if k != "id"} for i in listed
               if i["id"] in (first, second)]], [sorted(listed[0]), elsewhere in ids,
                                                 ids == sorted(ids)]]
-'''
+''' + late_body.probe_source(
+    [("POST", "/orgs/1/invites"), ("POST", "/invites/accept")],
+    [("no token", "{}"), ("unknown token", '{"Authorization": "Bearer t-ghost"}'),
+     ("${low}", "MEMBER_A"), ("${high}", "ADMIN_A")])
 
 PROMPT = '''\
 Build the HTTP API of a workspace where organisations grow through signed invitation links.
@@ -367,11 +373,11 @@ Requests carry `Authorization: Bearer t-<name>` for one of the users `${admin_a}
 `${member_a}`, `${admin_b}`, `${outsider}` and `guest1` to `guest12` (so `${admin_a}` sends
 `Authorization: Bearer t-${admin_a}`, the word `Bearer` spelt exactly so); anything else
 (missing, another scheme or spelling such as `bearer`, an unknown name)
-is 401 `unauthorized`, before any other check. Organisation 1 starts with `${admin_a}` (role
+is 401 `unauthorized`, before any other check (a body that is not JSON included). Organisation 1 starts with `${admin_a}` (role
 `${high}`) and `${member_a}` (role `${low}`); organisation 2 with `${admin_b}` (`${high}`);
 the others belong to none.
-Every error body is `{"error": <code>}`; an invalid body or path is 422 `invalid` (checked
-before the rules below). An organisation the caller does not belong to is answered exactly
+Every error body is `{"error": <code>}`; an invalid body (one that is not JSON included) or
+path is 422 `invalid` (checked before the rules below). An organisation the caller does not belong to is answered exactly
 like one that does not exist: 404 `unknown_org`, on every `/orgs/...` route. A `${high}`-only
 route used by a `${low}` is 403 `forbidden`.
 
@@ -460,6 +466,10 @@ FAMILY = Family(
                                 "def accept(body: AcceptIn, user: User):\n",
                                 "def accept(body: AcceptIn, authorization: Annotated[str | None, Header()] = None):\n"
                                 "    user = caller(authorization)\n"))),
+        Requirement("The token is checked before the body, even a body that is not JSON (then "
+                    "422 `invalid`, before the role and organisation rules).",
+                    probes="credentials_before_json", security=True,
+                    traps=late_body.body_decoded_first()),
         Requirement("Creating an invitation answers 201 with its fields and a token signed as "
                     "stated.",
                     probes="invite_created",

@@ -5,6 +5,7 @@ oversized deliveries, mass assignment of the secret or owner, another owner's en
 secrets that survive a rotation."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
@@ -20,7 +21,7 @@ from urllib.parse import urlsplit
 from fastapi import Depends, FastAPI, Header, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+''' + late_body.IMPORT + '''from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -35,6 +36,8 @@ DELIVERY_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 app = FastAPI()
 bearer = HTTPBearer(auto_error=False)
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class Refusal(Exception):
     def __init__(self, status: int, code: str, headers: dict | None = None):
@@ -270,6 +273,10 @@ EVENT, OTHER = ${first_event__repr}, ${other_event__repr}
 
 def _body(r):
     return r.json() if r.content else None
+
+
+def _challenged(r):
+    return [r.status_code, _body(r), r.headers.get("www-authenticate")]
 
 
 def _endpoint(client, headers=A, url="https://hooks.example.com/in", events=None):
@@ -513,7 +520,10 @@ def probe_rotation_and_deletion(client):
     again, _ = _endpoint(client)
     rows.append([again > endpoint_id])
     return rows
-'''
+''' + late_body.probe_source(
+    [("POST", "/endpoints"), ("PATCH", "/endpoints/1")],
+    [("no token", "{}"), ("unknown token", '{"Authorization": "Bearer nope"}'),
+     ("owner", "A")], row="_challenged")
 
 PROMPT = '''\
 Build the HTTP API of a webhook service: owners register endpoints that receive signed
@@ -528,12 +538,14 @@ The owner routes (`/endpoints...`) need `Authorization: Bearer <token>`:
 | `${tok_b}` | `${owner_b}` |
 
 A missing, malformed or unknown token is 401 `unauthorized` with `WWW-Authenticate: Bearer`,
-before anything else. An owner only ever sees their own endpoints: another owner's endpoint is
-answered exactly like one that does not exist (404 `unknown_endpoint`), on every route.
+before anything else (a body that is not JSON included). An owner only ever sees their own
+endpoints: another owner's endpoint is answered exactly like one that does not exist (404
+`unknown_endpoint`), on every route.
 
 ## Errors
-An error is `{"error": <code>}`. Invalid bodies, paths and queries are 422 `invalid`; a path
-no route serves is 404 `no_route`, a method a path does not serve 405 `method_not_allowed`.
+An error is `{"error": <code>}`. Invalid bodies (a body that is not JSON included), paths and
+queries are 422 `invalid`; a path no route serves is 404 `no_route`, a method a path does not
+serve 405 `method_not_allowed`.
 
 ## Endpoints
 - `POST /endpoints` `{"url", "events"}` and nothing else: `url` a string of at most 200
@@ -630,6 +642,9 @@ FAMILY = Family(
                                 "def create(body: EndpointIn, name: Owner):\n",
                                 "def create(body: EndpointIn, creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]):\n"
                                 "    name = owner(creds)\n"))),
+        Requirement("The token is checked before the body, even a body that is not JSON (then "
+                    "422 `invalid`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("A URL pointing at this machine or a private network, in any notation, or "
                     "not plain http(s) to a host, is ${unsafe_status} `unsafe_url`.",
                     probes="unsafe_urls", security=True,
