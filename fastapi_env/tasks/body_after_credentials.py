@@ -1,6 +1,7 @@
 """A JSON body read after the caller's credentials and role, for families whose references
 keep FastAPI's own body parameters (museum_tours, print_queue, garden_plots, clinic_appointments,
-task_board, warehouse_stock, report_builder):
+task_board, warehouse_stock, report_builder, parking_permits, pet_adoption, podcast_episodes,
+recipe_box, coworking_desks, laboratory_samples, travel_itineraries):
 the reference text, its trap and its probe. Not a family: only category directories hold
 families. (The service families of `service/_core_body_after_auth.py` read their bodies in a
 dependency of their own instead.)
@@ -11,7 +12,9 @@ any dependency runs, so a malformed body without credentials answers 422 (`loc` 
 validated after the dependencies. `ROUTE_CLASS` makes a body that does not decode reach
 validation as its bytes, after the dependencies ran: 401, 403, then the
 validation error with the location `["body"]` (no offset), as for a body of another
-Content-Type.
+Content-Type. `route_class(fastapi_error=True)` (recipe_box, whose prompt promises FastAPI's
+standard 422 bodies) answers such a body after the dependencies with FastAPI's own error for it
+(`json_invalid` at `["body", <offset>]`).
 """
 
 from fastapi_env.tasks import Edit
@@ -47,6 +50,59 @@ class CallerFirstRoute(APIRoute):
 
 # Reference text, after `app = FastAPI(...)` and before the first route.
 ROUTE_CLASS = ROUTE_CLASSES + '''
+
+app.router.route_class = CallerFirstRoute
+'''
+
+
+def route_class(fastapi_error: bool = False) -> str:
+    """Reference text, after `app = FastAPI(...)` and before the first route.
+
+    `fastapi_error=False` (`ROUTE_CLASS`): a body that does not decode reaches validation as its
+    bytes (a model refuses them at the location `body`). `fastapi_error=True`, for a prompt that
+    promises FastAPI's standard 422 bodies: after the dependencies, a body that did not decode
+    is FastAPI's own answer to it (422 `json_invalid` at `["body", <offset>]`, or 400 "There was
+    an error parsing the body" for bytes that are not text); the reference then imports `json`,
+    `HTTPException` and `RequestValidationError` too."""
+    if not fastapi_error:
+        return ROUTE_CLASS
+    return '''class JSONReadLate(Request):
+    """A body that does not decode as JSON reaches validation as its bytes (a model refuses
+    them); the decode error is kept, for the route to answer it as FastAPI does."""
+
+    decode_error: ValueError | None = None
+
+    async def json(self):
+        try:
+            return await super().json()
+        except ValueError as exc:
+            self.decode_error = exc
+            return await self.body()
+
+
+class CallerFirstRoute(APIRoute):
+    """FastAPI decodes a JSON body before any dependency runs, so a malformed body would be a
+    validation error before the credentials and the role are checked: here the dependencies
+    run first, then a body that did not decode gets FastAPI's own error for it."""
+
+    def get_route_handler(self):
+        handler = super().get_route_handler()
+
+        async def route_handler(request: Request):
+            late = JSONReadLate(request.scope, request.receive)
+            try:
+                return await handler(late)
+            except RequestValidationError:
+                error = late.decode_error
+                if error is None:
+                    raise
+                if not isinstance(error, json.JSONDecodeError):
+                    raise HTTPException(400, "There was an error parsing the body") from None
+                raise RequestValidationError([{
+                    "type": "json_invalid", "loc": ("body", error.pos), "msg": "JSON decode error",
+                    "input": {}, "ctx": {"error": error.msg}}]) from None
+        return route_handler
+
 
 app.router.route_class = CallerFirstRoute
 '''

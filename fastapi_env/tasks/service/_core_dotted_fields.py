@@ -1,7 +1,8 @@
 """The reference core of the service families whose invalid requests are 422 `invalid_request`
 with dotted locations (laboratory_samples, travel_itineraries): the head of their references (bearer tokens, one `{"error": code}` format, router errors
 that keep their headers, GET routes that answer HEAD, no trailing-slash redirects, JSON bodies
-read without a Content-Type), the probes of those behaviours, and their requirements.
+read without a Content-Type, a body that is not JSON refused only after the token and the role),
+the probes of those behaviours, and their requirements.
 
 Each family's parameters must define: `list_path` (its main collection, GET and POST),
 `post_only` (a path served by POST only), `item_path` (an item of the collection that does not
@@ -11,6 +12,7 @@ the created object to compare), `bad_query` (a query string the list refuses) an
 templates run in the sandbox, so what they share is source text."""
 
 from fastapi_env.tasks import Edit, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW_OR_CONTENT_TYPE
 from fastapi_env.tasks.traps import (
     head_not_served,
@@ -30,7 +32,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt,
                       field_validator)
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -39,6 +41,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 # comes without a Content-Type: the spec wants neither.
 app = FastAPI(redirect_slashes=False, strict_content_type=False)
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class Refused(Exception):
     def __init__(self, status: int, code: str, headers: dict | None = None):
@@ -111,7 +115,8 @@ PROMPT_RULES = '''\
 - Every error body is exactly `{"error": "<code>"}`, except validation failures: 422
   `{"error": "invalid_request", "fields": [...]}` where `fields` lists, sorted and without
   repeats, each invalid location as its parts joined with `.` (`body.${field_example}`,
-  `query.${query_example}`, `path.${id_name}`, or just `body` when the body is missing or not an object).
+  `query.${query_example}`, `path.${id_name}`, or just `body` when the body is missing, is not
+  JSON, or is not an object).
   Unknown body fields are invalid on every route that takes a body.
 - A path that matches no route is 404 `not_found`, whatever the credentials; a known path with a
   method it does not serve is 405 `method_not_allowed` with an `Allow` header naming the
@@ -122,7 +127,8 @@ PROMPT_RULES = '''\
 - Request bodies are JSON. A body sent without any `Content-Type` header is read as JSON all the
   same; `Content-Type: application/json` works of course.
 - Checks run in this order: the token; then the role (403 `forbidden` for a route your role may
-  not use); then validation (422); then the route's own checks in the order listed.
+  not use); then validation (422); then the route's own checks in the order listed. A body that
+  is not JSON is invalid like any other: it too is refused only after the token and the role.
 '''
 
 # Probe source: `_row`, `_code` and the probes of the rules in PROMPT_RULES.
@@ -229,6 +235,14 @@ def common_requirements() -> tuple[Requirement, ...]:
                                 "app = FastAPI(redirect_slashes=False, strict_content_type=False)",
                                 "app = FastAPI(redirect_slashes=False)"),)),
     )
+
+
+def credentials_before_json_requirement() -> Requirement:
+    """The check order of PROMPT_RULES for a body that is not JSON; the family's probes paste
+    `body_after_credentials.probe_source(...)` over its body routes."""
+    return Requirement("The token and the role are checked before the body, even a body that is "
+                       "not JSON (then 422 `invalid_request` naming `body`).",
+                       probes="credentials_before_json", traps=late_body.body_decoded_first())
 
 
 def validation_format_requirement() -> Requirement:

@@ -4,6 +4,7 @@ per-plan zone access and monthly quotas, team admins booking for their members, 
 with a notice rule, usage and occupancy reports, and a flat `{"error": code}` error format)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW_OR_CONTENT_TYPE
 from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
@@ -13,7 +14,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -38,6 +39,8 @@ NEXT_BOOKING = [1]
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class Refused(Exception):
     def __init__(self, status: int, code: str, headers: dict | None = None):
@@ -365,6 +368,12 @@ def probe_auth_before_validation(client):
             _row(client.get("/reports/occupancy")),
             _row(client.post("/bookings/abc/cancel", json=[])),
             _row(client.get("/members/${ub}/usage", params={"month": "x"}))]
+
+
+''' + late_body.probe_source(
+    [("POST", "/desks"), ("POST", "/bookings"), ("POST", "/bookings/99999/cancel"),
+     ("PUT", "/members/${ub}/plan")],
+    [("no token", "{}"), ("member", "B"), ("staff", "ST")]) + '''
 
 
 def probe_router_errors(client):
@@ -750,13 +759,14 @@ themselves, by the admin of their team (if they have a team) and by staff.
 - Every error body is exactly `{"error": "<code>"}` (plain `application/json`), except
   validation failures: 422 `{"error": "invalid_request", "fields": [...]}` where `fields`
   lists, sorted and without repeats, each invalid location as its parts joined with `.`:
-  `body.day`, `query.from`, `path.booking_id`, or just `body` when the body is missing or is
-  not an object. Unknown body fields are invalid on every route that takes a body.
+  `body.day`, `query.from`, `path.booking_id`, or just `body` when the body is missing, is not
+  JSON, or is not an object. Unknown body fields are invalid on every route that takes a body.
 - A path that matches no route is 404 `not_found`; a known path with another method is 405
   `method_not_allowed`; both whatever the credentials.
 - Checks run in this order: the token; then, on *staff* routes, the role (others get 403
   `forbidden`); then validation (422); then the route's own checks in the order listed below.
-  The one exception is stated under cancellation.
+  The one exception is stated under cancellation. A body that is not JSON is invalid like any
+  other: it too is refused only after the token and the role.
 - All day, month and `today` values are integers >= 1. Month 1 is days 1-${month_days}, month 2
   the next ${month_days} days, and so on.
 
@@ -887,6 +897,9 @@ FAMILY = Family(
                                 "def create_booking(body: BookingIn, response: Response,\n"
                                 "                   authorization: Annotated[str | None, Header()] = None):\n"
                                 "    name = caller(authorization)\n"),)),
+        Requirement("The token and the role are checked before the body, even a body that is not "
+                    "JSON (then 422 `invalid_request` naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Unknown paths are 404 `not_found` and other methods 405 "
                     "`method_not_allowed` in the `{\"error\"}` format, whatever the "
                     "credentials.",

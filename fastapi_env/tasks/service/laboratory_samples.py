@@ -16,11 +16,13 @@ the page sizes, which statuses may be rejected, and the names."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.service._core_dotted_fields import (
     PROBES_HEAD,
     PROMPT_RULES,
     REFERENCE_HEAD,
     common_requirements,
+    credentials_before_json_requirement,
     validation_format_requirement,
 )
 from fastapi_env.tasks.traps import ids_recomputed
@@ -243,6 +245,10 @@ M = {"Authorization": "Bearer ${tok_m}"}
 T = {"Authorization": "Bearer ${tok_t}"}
 A = {"Authorization": "Bearer ${tok_a}"}
 B = {"Authorization": "Bearer ${tok_b}"}
+''' + late_body.probe_source(
+    [("POST", "/samples"), ("PATCH", "/samples/1"), ("POST", "/samples/1/transitions")],
+    [("no token", "{}"), ("technician", "T"), ("clinician", "A")]) + '''
+
 TESTS = ${tests__repr}
 T1, T2, T3 = ${test1__repr}, ${test2__repr}, ${test3__repr}
 SIZES = ${page_sizes__repr}
@@ -708,6 +714,7 @@ FAMILY = Family(
     instances=12,
     requirements=common_requirements() + (
         validation_format_requirement(),
+        credentials_before_json_requirement(),
         Requirement("Roles: technicians may not register or edit, clinicians may not move, "
                     "delete or read stats (403 `forbidden`, before validation and lookups).",
                     probes=("roles",),

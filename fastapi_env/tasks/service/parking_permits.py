@@ -10,6 +10,7 @@ status of a validation failure, what another resident's permit looks like (403 o
 two approval failures wins, and whether an approved permit may still be cancelled."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW
 from fastapi_env.tasks.traps import (
     extras_ignored,
@@ -26,7 +27,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -45,6 +46,8 @@ CANCELLABLE = ${cancellable__repr}
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class Refusal(Exception):
     def __init__(self, status: int, code: str, headers: dict | None = None):
@@ -418,6 +421,10 @@ def probe_user_names_ignore_case(client):
 
 def probe_me(client):
     return [_row(client.get("/me", headers=h)) for h in (R1, R2, R3, O1, O2)]
+''' + late_body.probe_source(
+    [("POST", "/vehicles"), ("POST", "/permits"), ("POST", "/permits/1/approve"),
+     ("POST", "/permits/1/reject")],
+    [("no credentials", "{}"), ("resident", "R1"), ("officer", "O1")]) + '''
 
 
 def probe_roles(client):
@@ -763,13 +770,15 @@ scheme, bad base64, no `:`, a wrong password) are 401 `bad_credentials` with the
 `GET /me` answers 200 `{"name", "role"}`.
 
 The order of checks on every route: credentials, role, input validation, then whether the
-things the request names exist, then the route's own rules.
+things the request names exist, then the route's own rules. A body that is not JSON is invalid
+input like any other: it is checked after the credentials and the role.
 
 ## Errors
 Every error body is `{"error": {"code": <code>, "status": <the status code>}}`. Invalid input
 is ${invalid_status} `invalid_input`, whose `error` object has one more key, `"fields"`: the
 sorted, distinct locations of the problems, each written as its parts joined by dots
-(`"body.plate"`, `"query.limit"`, `"path.permit_id"`; `"body"` when the body is not a JSON object).
+(`"body.plate"`, `"query.limit"`, `"path.permit_id"`; `"body"` when the body is not JSON or not
+a JSON object).
 A body with a field not listed for it is invalid. Whole-number fields and parameters follow
 FastAPI's standard parsing: `"7"` and `7.0` are accepted as 7, `7.5`, `"seven"` and `null` are
 invalid. A path that matches no route is 404 `no_route`; a known path with another method is
@@ -948,6 +957,9 @@ FAMILY = Family(
                     traps=Edit("me shows the password too",
                                'return {"name": user["name"], "role": user["role"]}',
                                "return user")),
+        Requirement("The credentials and the role are checked before the body, even a body "
+                    "that is not JSON (then ${invalid_status} `invalid_input` naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Resident and officer routes answer 403 `forbidden` to the other role, "
                     "before the input is validated.",
                     probes="roles",

@@ -9,6 +9,7 @@ rejects the rivals; errors as codes with a field map for validation)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import rows_without_top_ids
 from fastapi_env.tasks.traps import check_order, checks_reversed, extras_ignored, without_location
 
@@ -20,7 +21,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -54,6 +55,8 @@ LIVE = ("pending", "approved")
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class Refusal(Exception):
     def __init__(self, status: int, code: str):
@@ -515,6 +518,12 @@ def probe_roles_before_validation(client):
             _row(client.post("/animals/xyz/applications", json={}, headers=st1))]
 
 
+''' + late_body.probe_source(
+    [("POST", "/animals"), ("PATCH", "/animals/1"), ("POST", "/animals/1/applications")],
+    [("no session", "{}"), ("staff", "ST1"), ("adopter", "AD1")],
+    prepare='    ST1, AD1 = _st1(client), _login(client, "${a1}", "${a1_pw}")\n') + '''
+
+
 def probe_me(client):
     return [_row(client.get("/me", headers=_st2(client))),
             _row(client.get("/me", headers=_login(client, "${a2}", "${a2_pw}")))]
@@ -843,16 +852,17 @@ adopters).
 Routes below marked *session* need the `${cookie}` cookie of a live session: otherwise 401
 `login_required`. Routes marked *staff* or *adopter* need that role as well: 403 `staff_only`
 or `adopters_only`. The session is checked first, then the role, before anything else about the
-request (path, query and body included). `DELETE /session` and `GET /me` are *session* routes.
+request (path, query and body included, even a body that is not JSON). `DELETE /session` and
+`GET /me` are *session* routes.
 
 ## Errors
 Every error body is `{"code": <code>}`. Invalid bodies, path or query parameters are 422
 `{"code": "invalid", "fields": {<name>: <type>}}`: one entry per invalid field or parameter,
-named by the last part of its location (`"body"` when the body itself is missing or not a JSON
-object), holding the Pydantic error `type` of its first problem. Presence, type, length and
+named by the last part of its location (`"body"` when the body itself is missing, is not JSON,
+or is not a JSON object), holding the Pydantic error `type` of its first problem. Presence, type, length and
 range rules report Pydantic's own types (`missing`, `string_type`, `int_type`, `int_parsing`,
 `string_too_short`, `string_too_long`, `greater_than_equal`, `less_than_equal`,
-`extra_forbidden`, `model_attributes_type` for a body that is not an object; lengths are
+`extra_forbidden`, `model_attributes_type` for a body that is not JSON or not an object; lengths are
 those of the trimmed text); a value outside a fixed list of choices (a status, an action) is
 `literal_error`; an email or a species that breaks its rule is `value_error`. Path
 parameters, queries and bodies are validated before any other refusal of a route.
@@ -1023,6 +1033,9 @@ FAMILY = Family(
                            Edit("logout ends every session", "    SESSIONS.pop(request.cookies[COOKIE])\n",
                                 "    for token in [t for t, u in SESSIONS.items() if u == user['id']]:\n"
                                 "        SESSIONS.pop(token)\n"))),
+        Requirement("The session and the role are checked before the body, even a body that is "
+                    "not JSON (then 422 `{\"body\": \"model_attributes_type\"}`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Staff and adopter routes answer 403 `staff_only` / `adopters_only` before "
                     "validating the request.",
                     probes="roles_before_validation",

@@ -4,6 +4,7 @@ timestamps, repeatable tag filters, paging with a total header, `{"error"}` bodi
 validation as 400)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.service._core_400_invalid import (
     ERRORS_SOURCE,
     ROLE_SOURCE,
@@ -24,7 +25,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import (AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool,
                       StrictInt, field_validator)
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -39,6 +40,8 @@ NEXT_EPISODE = [1]
 # The router must not answer `/shows/` with a redirect to `/shows`: the spec makes it a 404.
 app = FastAPI(redirect_slashes=False)
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 ''' + ERRORS_SOURCE + '''def caller(authorization: Annotated[str | None, Header()] = None) -> str:
     scheme, _, token = (authorization or "").partition(" ")
@@ -239,6 +242,10 @@ def _show(client, slug):
 def _episode(client, slug, **fields):
     body = {"title": "Ep", "duration": 600, "published_at": STAMP} | fields
     return client.post(f"/shows/{slug}/episodes", json=body, headers=ED)
+''' + late_body.probe_source(
+    [("POST", "/shows"), ("POST", "/shows/any-show/episodes"), ("PATCH", "/episodes/1"),
+     ("POST", "/episodes/1/plays")],
+    [("no token", "{}"), ("listener", "L1"), ("editor", "ED")]) + '''
 
 
 def probe_bearer_format(client):
@@ -547,14 +554,15 @@ A missing header, another scheme, any other spelling of `Bearer`, extra spaces, 
 token is 401 `unauthenticated`, and every 401 carries the header `WWW-Authenticate: Bearer`.
 Routes marked (editor) or (listener) answer 403 `forbidden` to the other role. On a route
 the service has, the token is checked first, then the role, then the request's validity (body,
-path and query), then the route's own checks in the order given. Unknown paths and methods
+path and query), then the route's own checks in the order given; a body that is not JSON is no
+exception (without a known token it is 401, with the other role's token 403). Unknown paths and methods
 (404 and 405 below) are answered before any token is looked at, with or without one.
 
 ## Errors
 Every error body is `{"error": "<code>"}`. An invalid request is **400** (not 422)
 `{"error": "invalid", "fields": [...]}`: the sorted names, without repeats, of the invalid
 fields or parameters (for an error inside a field or parameter, the field's own name, not the
-position within it; `"body"` when the body as a whole is wrong). A path the service does not
+position within it; `"body"` when the body as a whole is wrong, e.g. not JSON). A path the service does not
 have is 404 `no_route`; a path with a trailing slash (`/shows/`) is such a path too, answered
 404 directly, never redirected. A known path with a method it does not serve is 405
 `method_not_allowed`, carrying FastAPI's standard `Allow` header naming the methods that path's
@@ -689,6 +697,9 @@ FAMILY = Family(
                     traps=Edit("401 without WWW-Authenticate",
                                "    return failure(exc.status, exc.code, headers=exc.headers)",
                                "    return failure(exc.status, exc.code)")),
+        Requirement("The token and the role are checked before the body, even a body that is not "
+                    "JSON (then 400 `invalid` naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Editor and listener routes answer 403 `forbidden` to the other role, after "
                     "the token and before validation and the route's checks.",
                     probes="roles",

@@ -9,15 +9,18 @@ the largest serving count, the decimal places of quantities, how many tags a rec
 the page sizes, the default sort, and whether a published recipe may go back to draft."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW
 from fastapi_env.tasks.traps import ids_reused
 
 REFERENCE = '''\
+import json
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Literal
 
-from fastapi import Cookie, Depends, FastAPI, HTTPException, Query, Response
-from fastapi.testclient import TestClient
+from fastapi import Cookie, Depends, FastAPI, HTTPException, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import AfterValidator, BaseModel, Field
 
 SESSIONS = {key: {"name": name, "role": role} for key, name, role in ${users__repr}}
@@ -29,6 +32,8 @@ UNPUBLISH = ${unpublish}
 
 app = FastAPI()
 
+
+''' + late_body.route_class(fastapi_error=True) + '''
 
 def session(${cookie}: Annotated[str | None, Cookie()] = None) -> dict | None:
     """The caller, or None for an anonymous one; an unknown session is refused everywhere."""
@@ -349,6 +354,13 @@ def probe_me(client):
     return [_row(client.get("/me", cookies=c)) for c in (A1, A2, ED, RD)]
 
 
+''' + late_body.probe_source(
+    [("POST", "/recipes"), ("PATCH", "/recipes/1")],
+    [("no session", "{}"), ("unknown session", '{"Cookie": COOKIE + "=nope"}'),
+     ("reader", '{"Cookie": COOKIE + "=" + RD[COOKIE]}'),
+     ("author", '{"Cookie": COOKIE + "=" + A1[COOKIE]}')]) + '''
+
+
 def probe_readers_cannot_write(client):
     return [_row(client.post("/recipes", json=_body(), cookies=RD)),
             _row(client.post("/recipes", json={"title": 1}, cookies=RD)),
@@ -622,7 +634,8 @@ are public: without the cookie the caller is anonymous. Every other route needs 
 without the cookie it is 401 `login_required`. A cookie whose value is not a session key is
 401 `invalid_session` on every route, public ones included. Authors and editors write recipes;
 readers may not create one (403 `forbidden`). The session and the role are checked before the
-request's input.
+request's input, a body that is not JSON included: after them, such a body is FastAPI's
+standard 422 for it (type `json_invalid`, location `["body", <offset of the problem>]`).
 
 ## Errors
 Errors use FastAPI's standard bodies: `{"detail": <code>}` for the errors named here, FastAPI's
@@ -774,6 +787,9 @@ FAMILY = Family(
                     probes="me",
                     traps=Edit("me without role", "def me(user: Member):\n    return user",
                                'def me(user: Member):\n    return {"name": user["name"]}')),
+        Requirement("The session and the role are checked before the body, even a body that is "
+                    "not JSON (then FastAPI's standard 422 `json_invalid`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Readers may not create recipes: 403 `forbidden`, before the body.",
                     probes="readers_cannot_write",
                     traps=Edit("body validated before the role",

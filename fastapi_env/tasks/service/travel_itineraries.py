@@ -17,11 +17,13 @@ kinds and which itineraries may be deleted."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.service._core_dotted_fields import (
     PROBES_HEAD,
     PROMPT_RULES,
     REFERENCE_HEAD,
     common_requirements,
+    credentials_before_json_requirement,
     validation_format_requirement,
 )
 from fastapi_env.tasks.traps import ids_recomputed
@@ -267,6 +269,11 @@ A = {"Authorization": "Bearer ${tok_a}"}
 U = {"Authorization": "Bearer ${tok_u}"}
 C = {"Authorization": "Bearer ${tok_c}"}
 D = {"Authorization": "Bearer ${tok_d}"}
+''' + late_body.probe_source(
+    [("POST", "/itineraries"), ("PATCH", "/itineraries/1"),
+     ("POST", "/itineraries/1/segments")],
+    [("no token", "{}"), ("customer", "C"), ("agent", "A")]) + '''
+
 MAX_T = ${max_travellers}
 LIMIT_MAX, LIMIT_DEFAULT = ${limit_max}, ${limit_default}
 KINDS = ${kinds__repr}
@@ -718,6 +725,7 @@ FAMILY = Family(
     instances=12,
     requirements=common_requirements() + (
         validation_format_requirement(),
+        credentials_before_json_requirement(),
         Requirement("Customers and the auditor may not create, edit, delete or add segments; "
                     "only customers confirm; the auditor may not cancel (403 `forbidden`, "
                     "before validation and lookups).",
