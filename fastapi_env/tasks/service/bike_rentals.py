@@ -4,6 +4,7 @@ cents from whole minutes with free minutes and a cap, station capacity, damage t
 repairs, a revenue report, and `{"status", "reason"}` errors with validation as 400)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW_OR_CONTENT_TYPE
 from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
@@ -13,7 +14,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -32,6 +33,8 @@ NEXT = {"station": 1, "bike": 1, "rental": 1, "report": 1}
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class Failure(Exception):
     def __init__(self, status: int, reason: str):
@@ -311,6 +314,10 @@ PROBES = ROW_OR_CONTENT_TYPE + '''
 OP, ME = {"X-Api-Key": "${k_op}"}, {"X-Api-Key": "${k_mech}"}
 R1, R2 = {"X-Api-Key": "${k_r1}"}, {"X-Api-Key": "${k_r2}"}
 FREE, UNLOCK, CAP = ${free_minutes}, ${unlock}, ${cap}
+''' + late_body.probe_source(
+    [("POST", "/stations"), ("POST", "/bikes"), ("POST", "/rentals"), ("POST", "/rentals/1/return"),
+     ("POST", "/bikes/1/damage")],
+    [("no key", "{}"), ("mechanic", "ME"), ("operator", "OP"), ("rider", "R1")]) + '''
 
 
 def _reason(r):
@@ -700,13 +707,14 @@ Every request carries the header `X-Api-Key`:
 
 A missing or unknown key (keys are exact) is 401 `bad_key` on every route. Routes marked with
 roles answer 403 `forbidden` to the other roles. The key is checked first, then the role, then
-the request's validity, then the route's own checks in the order given.
+the request's validity, then the route's own checks in the order given. A body that is not JSON
+is an invalid body like any other: it too is checked after the key and the role.
 
 ## Errors
 Every error is `{"status": <status code>, "reason": "<reason>"}`. Invalid requests (body,
 path or query) are **400** (not 422) `invalid` with one more key, `"fields"`: the sorted names,
 without repeats, of the invalid fields or parameters (the last part of each location; `"body"`
-when the body is missing or not an object). Unknown body fields are invalid. A path no route
+when the body is missing, not JSON or not an object). Unknown body fields are invalid. A path no route
 matches is 404 `no_route` and a known path with another method is 405 `wrong_method`, whatever
 the key.
 
@@ -816,6 +824,9 @@ FAMILY = Family(
                                 "    name = caller(x_api_key)\n"
                                 "    if ROLES[name] != 'operator':\n"
                                 "        raise Failure(403, 'forbidden')\n"))),
+        Requirement("The key and the role are checked before the body, even a body that is not "
+                    "JSON (then 400 `invalid` naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Role-restricted routes answer 403 `forbidden` to other roles, before "
                     "validation.",
                     probes=("roles",),
