@@ -12,7 +12,10 @@ takes `1e400`, which Python's JSON reader makes infinite; `\\d` in a pattern mat
 Unicode digit (Arabic-Indic, full-width); a `date` query parameter reads `0`, a string of digits
 (Unix seconds at midnight) and a midnight date-time; `Decimal.quantize` rounds half to even by
 default; `Decimal(float)` is the binary float's exact value, so 12.35 becomes 12.3499... Each bug
-is one requirement's trap; the setup is the reference with all of them."""
+is one requirement's trap; the setup is the reference with all of them. Not planted, but
+required and trapped: the reference prices any finite energy in a 400-digit decimal context
+(in the default one of 28 digits, `quantize` to the cent raises once a cost reaches 1e26, and
+sums past 28 digits round and show an exponent)."""
 
 from fastapi_env.tasks import Requirement
 from fastapi_env.tasks.probe_rows import ROWS_422_LOC_AND_HEAD
@@ -31,17 +34,22 @@ SESSIONS: dict[str, dict] = {}  # session id -> session
 MONEY = '''\
 """What a session costs and what a station has earned."""
 from collections.abc import Iterable
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 CENT = Decimal("0.01")
+# Decimal's default context keeps 28 digits, and quantize raises past them: a finite energy
+# (below 1.8e308) times a price, to the cent, has up to 312 digits, and sums a few more.
+DIGITS = 400
 
 
 def cost(price: Decimal, energy_kwh: float) -> Decimal:
-    return (price * Decimal(str(energy_kwh))).quantize(CENT, rounding=ROUND_HALF_UP)
+    with localcontext(prec=DIGITS):
+        return (price * Decimal(str(energy_kwh))).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def revenue(sessions: Iterable[dict]) -> Decimal:
-    return sum((session["cost"] for session in sessions), Decimal("0.00"))
+    with localcontext(prec=DIGITS):
+        return sum((session["cost"] for session in sessions), Decimal("0.00"))
 '''
 
 # fields.py is spliced from named blocks: each guard the reference has and a planted bug
@@ -411,8 +419,9 @@ from datetime import date
 
 from fastapi import APIRouter, HTTPException, Response
 '''),
-    _in("money", "unused rounding import gone", "from decimal import ROUND_HALF_UP, Decimal",
-        "from decimal import Decimal"),
+    _in("money", "unused rounding import gone",
+        "from decimal import ROUND_HALF_UP, Decimal, localcontext",
+        "from decimal import Decimal, localcontext"),
 )
 
 FILES = {"charging/__init__.py": INIT, "charging/store.py": STORE, "charging/money.py": MONEY, "charging/fields.py": FIELDS,
@@ -591,6 +600,23 @@ def probe_cost_uses_written_decimals(client):
         _station(client, f"DEC-{n}", price=price)
         r = _session(client, f"DEC-{n}", _sid(6, n), energy_kwh=energy)
         rows.append([price, energy, _field(r, "cost")])
+    return rows
+
+
+def probe_large_energies_are_priced(client):
+    _station(client, "BIG-1", price=0.45)
+    _station(client, "BIG-2", price=0.45)
+    rows = []
+    for n, text in enumerate(["2.2e26", "2.3e26", "1e30", "123456789e300",
+                              "1.7976931348623157e308"]):
+        sent = ('{"session_id": "%s", "started_at": "%s", "duration": "PT30M", '
+                '"energy_kwh": %s}' % (_sid(18, n), START, text))
+        r = client.post("/stations/BIG-%d/sessions" % (1 + n // 3), content=sent.encode(),
+                        headers={"content-type": "application/json"})
+        rows.append([text, _field(r, "cost")])
+    for code in ["BIG-1", "BIG-2"]:
+        shown = client.get("/stations/" + code).json()
+        rows.append([code, shown.get("sessions"), shown.get("revenue")])
     return rows
 
 
@@ -804,8 +830,8 @@ decimals (`"0.40"`, `"12.00"`, `"0.00"`).
   - `duration`: a JSON string holding an ISO 8601 duration (`"PT45M"`, `"PT1H30M"`) from 1
     minute to ${max_hours} hours, both included; a number, or a clock time such as
     `"01:30:00"`, is 422.
-  - `energy_kwh`: a finite JSON number greater than 0 (a string is 422, and so is a number too
-    large to be finite, such as `1e400`).
+  - `energy_kwh`: a finite JSON number greater than 0, however large (a string is 422, and so
+    is a number too large to be finite, such as `1e400`).
   - `cost` is `price_per_kwh` times `energy_kwh`, the two taken as the decimal numbers written
     in the requests, rounded half up to the cent.
   - `started_at` and `ended_at` (`started_at` plus `duration`) are shown in UTC, in FastAPI's
@@ -894,6 +920,15 @@ FAMILY = repair_family(
         Requirement("`cost` uses `energy_kwh` as the decimal number written (12.35, not the "
                     "float nearest to it).",
                     probes=("cost_uses_written_decimals",), traps=(_BINARY_ENERGY,)),
+        Requirement("Any finite `energy_kwh`, however large, is priced to the cent, and "
+                    "revenue sums such costs exactly, both with two decimals.",
+                    probes=("large_energies_are_priced",),
+                    traps=(_in("money", "cost quantized in the default 28-digit context",
+                               "    with localcontext(prec=DIGITS):\n        return (price",
+                               "    return (price"),
+                           _in("money", "revenue summed in the default 28-digit context",
+                               "    with localcontext(prec=DIGITS):\n        return sum(",
+                               "    return sum("))),
         Requirement("`session_id` is a UUID in canonical form only; other spellings are 422, "
                     "and paths match the canonical form only.",
                     probes=("session_ids_are_canonical",), traps=(_ANY_UUID_SPELLING,)),
