@@ -248,7 +248,7 @@ router = APIRouter(tags=["sellers"])
 
 @router.get("/{name}")
 def read_seller(name: str) -> SellerProfile:
-    wanted = name.strip().lower()
+    wanted = name.lower()
     for account in config.USERS.values():
         if account["role"] == "seller" and account["name"].lower() == wanted:
             owned = [item for item in store.LISTINGS.values() if item["seller"] == account["name"]]
@@ -285,7 +285,7 @@ def own_listing(listing_id: int, user: dict) -> dict:
 
 
 def matches(listing: dict, q: str | None, category: str | None) -> bool:
-    if q is not None and q.strip().lower() not in listing["title"].lower():
+    if q is not None and q.lower() not in listing["title"].lower():
         return False
     return category is None or category.strip().lower() == listing["category"]
 
@@ -638,6 +638,11 @@ def probe_sellers_need_a_token(client):
             _row(client.get("/sellers/${buyer}", headers=BUYER))]
 
 
+def probe_seller_name_exact(client):
+    return [_row(client.get(path, headers=BUYER))
+            for path in ["/sellers/ ${seller}", "/sellers/${seller} ", "/sellers/${seller_upper}"]]
+
+
 def probe_list_path(client):
     r = client.get("/listings", follow_redirects=False)
     return [[r.status_code, r.headers.get("location")]]
@@ -670,6 +675,12 @@ def probe_price_sort_ties(client):
 def probe_title_search_any_case(client):
     made = [_listing(client, "${mixed_title}"), _listing(client, "plain zlamp")]
     return [_ids(client, "q=${query_lower}", made), _ids(client, "q=${query_upper}", made)]
+
+
+def probe_search_keeps_spaces(client):
+    made = [_listing(client, "old kspace lamp"), _listing(client, "kspacelamp")]
+    return [_ids(client, "q=%20kspace", made), _ids(client, "q=kspace%20", made),
+            _ids(client, "q=kspace", made)]
 
 
 def probe_listing_ids_not_reused(client):
@@ -983,15 +994,15 @@ standard 422 `{"detail": [...]}`. Every path below answers exactly as written: n
 **Routes.**
 - `GET /health` and `HEAD /health`: 200 `{"status": "ok"}` (HEAD: no body), no token needed.
 - `GET /sellers/{name}` (any valid token): 200 `{"name", "listings"}`, the seller's name as
-  configured and how many listings they have now; the name matches in any case. Not a seller:
-  404 `seller not found`.
+  configured and how many listings they have now; the name matches in any case, but only as
+  sent (spaces around it make another name). Not a seller: 404 `seller not found`.
 - `POST /listings` (sellers) with `{"title", "price_cents", "stock", "category"}`: `title` is
   trimmed, then 3 to 60 characters; `price_cents` a JSON integer from 1 to 1000000, `stock` one
   from 0 to 10000; `category` is trimmed too, then one of ${categories__json} in any case,
   stored lower-case. 201 with the listing `{"id", "seller", "title", "price_cents", "stock",
   "category"}`. Listing ids start at 1 and are never reused, not even after a delete.
 - `GET /listings` (no token): 200 with a JSON list of listings. Query: `q` (the title contains
-  it, ignoring case on both sides), `category` (equal once trimmed, ignoring case), `sort` one
+  it exactly as sent, spaces included, ignoring case on both sides), `category` (equal once trimmed, ignoring case), `sort` one
   of `newest` (default: highest id first), `price_asc`, `price_desc` (ties by id, lowest first,
   in both price orders), `limit` from 1 to ${max_limit} (default ${default_limit}), `offset`
   from 0 (default 0).
@@ -1067,6 +1078,10 @@ FAMILY = repair_family(
                  "headers=exc.headers)", "status_code=exc.status_code)")),
         _req("Seller profiles need a valid token; names match in any case.",
              "sellers_need_a_token", B_SELLER_AUTH),
+        _req("A seller's name matches only as sent, apart from case: spaces around it are "
+             "404.", "seller_name_exact",
+             _r("sellers", "seller name trimmed", "    wanted = name.lower()\n",
+                "    wanted = name.strip().lower()\n")),
         _req("`GET /listings` answers at that path, without a redirect.", "list_path", B_SLASH),
         _req("`limit` is 1 to ${max_limit}, `offset` at least 0.", "limit_bounds", B_LIMIT),
         _req("Filters apply before paging; `X-Total-Count` counts the matches.",
@@ -1074,6 +1089,10 @@ FAMILY = repair_family(
         _req("Price orders break ties by lowest id; `newest` is highest id first.",
              "price_sort_ties", B_TIES),
         _req("`q` matches titles ignoring case on both sides.", "title_search_any_case", B_CASE),
+        _req("`q` is matched as sent: spaces around it are part of what the title must "
+             "contain.", "search_keeps_spaces",
+             _r("listings", "search text trimmed", "q is not None and q.lower() not in",
+                "q is not None and q.strip().lower() not in")),
         _req("Listing ids are never reused after a delete.", "listing_ids_not_reused",
              B_REUSED_ID),
         _req("Each buyer has their own cart.", "carts_are_private", B_SHARED_CART),
