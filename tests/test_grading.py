@@ -20,7 +20,7 @@ from fastapi_env.grading.host import (
     run_grader,
     score,
 )
-from fastapi_env.grading.runners import sandbox_runner
+from fastapi_env.grading.runners import add_to_workspace, replace_workspace, sandbox_runner
 from fastapi_env.sandbox.docker import DockerSandbox
 from fastapi_env.tasks import load_tasks
 
@@ -248,3 +248,34 @@ def test_verify_rejects_deliberately_broken_tasks():
     assert "trap 'same as reference' scores 1.0" in problems[1]
     assert "bad_result" in problems[2] and "set is not a JSON value" in problems[2]
     assert all(not r.ok for r in reports)
+
+
+@pytest.mark.docker
+def test_workspace_files_are_written_in_one_command_as_the_models_user():
+    """A repair task's setup files reach a box in one exec (`add_to_workspace`, beside what is
+    there); a grading replaces the workspace (`replace_workspace`, nothing of before left).
+    Either way the files are the model's to edit, parents included."""
+    setup = {"market/__init__.py": "", "market/routers/main.py": "X = 'é'\n", "solution.py": "1\n"}
+
+    async def body():
+        async with DockerSandbox() as box:
+            await box.write_file("/workspace/notes.txt", "mine\n")
+            await add_to_workspace(box, setup)
+            await add_to_workspace(box, {})
+            listed = (await box.exec(["sh", "-c", "cd /workspace && find . -type f | sort"])).stdout
+            owners = (await box.exec(["sh", "-c", "stat -c %U /workspace/market/routers "
+                                      "/workspace/market/routers/main.py | sort -u"])).stdout
+            text = await box.read_file("/workspace/market/routers/main.py")
+            await box.exec(["sh", "-c", "echo ok >> /workspace/market/routers/main.py"])
+            edited = await box.read_file("/workspace/market/routers/main.py")
+            await replace_workspace(box, {"solution.py": "2\n"})
+            after = (await box.exec(["sh", "-c", "cd /workspace && find . | sort"])).stdout
+            user = (await box.exec(["whoami"])).stdout
+            return listed, owners, text, edited, after, user
+
+    listed, owners, text, edited, after, user = asyncio.run(body())
+    assert listed.split() == ["./market/__init__.py", "./market/routers/main.py", "./notes.txt",
+                              "./solution.py"]
+    assert owners.split() == [user.strip()]
+    assert text.decode() == "X = 'é'\n" and edited.decode().endswith("ok\n")
+    assert after.split() == [".", "./solution.py"]

@@ -31,7 +31,7 @@ from prime_sandboxes import CommandTimeoutError, StartCommand
 from fastapi_env import dataset
 from fastapi_env.dataset import select_records
 from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, harness_failure
-from fastapi_env.grading.runners import write_workspace
+from fastapi_env.grading.runners import add_to_workspace
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, Sandbox, SandboxError
 from fastapi_env.sandbox.docker import DockerSandbox, preflight
@@ -201,7 +201,7 @@ class FastAPIEnv(vf.SandboxEnv):
             sandbox_id = state["sandbox_id"]
             await self._wait_for_sandbox_ready(state["sandbox_state"], sandbox_id)
             try:
-                await write_workspace(self._sandbox(sandbox_id), files)
+                await add_to_workspace(self._sandbox(sandbox_id), files)
             except SandboxError as exc:
                 raise vf.SandboxError(f"cannot write the task's setup files: {exc}") from exc
         return state

@@ -71,7 +71,7 @@ from verifiers.v1.utils.loaders import harness_class
 
 from fastapi_env.dataset import answer_key, select_records, shipped_prompt, task_probes
 from fastapi_env.grading.host import GRADER_PRELOAD, Grade, grade, harness_failure
-from fastapi_env.grading.runners import write_workspace
+from fastapi_env.grading.runners import add_to_workspace
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, SandboxError, vf_runtime
 from fastapi_env.sandbox.base import WORKSPACE, Sandbox
@@ -233,7 +233,7 @@ class FastAPITask(vf.Task[FastAPITaskData, vf.State, FastAPITaskConfig]):
         _ROLLOUTS[trace.id] = _Rollout(box, self.config)  # before start: cleanup finds it
         try:
             await box.start()
-            await write_workspace(box, self.data.setup_files)
+            await add_to_workspace(box, self.data.setup_files)
         except vf_runtime.RuntimeRefused as exc:
             raise vf.TaskError(f"fastapi-env cannot run on this runtime: {exc}") from exc
         except SandboxError as exc:

@@ -88,22 +88,33 @@ def sandbox_runner(sandbox: Sandbox) -> Runner:
     return run
 
 
-# Empties the workspace, then unpacks the tar archive on stdin into it, as the model's user.
-# Exit 127: the box has no tar.
-REPLACE_SCRIPT = (f'find {WORKSPACE} -mindepth 1 -delete || exit 1; command -v tar >/dev/null '
-                  f'|| exit 127; exec tar -x -f - -C {WORKSPACE} --no-same-owner')
+# Unpacks the tar archive on stdin into the workspace, as the model's user; WIPE first empties
+# it. Exit 127: the box has no tar.
+UNPACK_SCRIPT = (f"command -v tar >/dev/null || exit 127; "
+                 f"exec tar -x -f - -C {WORKSPACE} --no-same-owner")
+WIPE = f"find {WORKSPACE} -mindepth 1 -delete || exit 1; "
 
 
 async def replace_workspace(sandbox: Sandbox, files: Mapping[str, str]) -> None:
     """Wipe the workspace and write ``files`` in one command: an exec is tens of milliseconds,
     and a verify run grades thousands of workspaces of up to 15 files (one exec per file
     was about half of each grading's own cost). A box without tar writes them one by one."""
-    result = await sandbox.exec(["/bin/sh", "-c", REPLACE_SCRIPT], stdin=tar_of(files),
-                                timeout=60)
+    await _unpack(sandbox, files, WIPE + UNPACK_SCRIPT)
+
+
+async def add_to_workspace(sandbox: Sandbox, files: Mapping[str, str]) -> None:
+    """Write ``files`` beside what the workspace holds, in one command (a repair task's setup
+    files, once per rollout, before the first turn); nothing at all when there are none."""
+    if files:
+        await _unpack(sandbox, files, UNPACK_SCRIPT)
+
+
+async def _unpack(sandbox: Sandbox, files: Mapping[str, str], script: str) -> None:
+    result = await sandbox.exec(["/bin/sh", "-c", script], stdin=tar_of(files), timeout=60)
     if result.exit_code == 127:
         await write_workspace(sandbox, files)
     elif result.exit_code != 0:
-        raise SandboxError(f"could not replace {WORKSPACE}: {result.stderr.strip()}")
+        raise SandboxError(f"could not write {WORKSPACE}: {result.stderr.strip()}")
 
 
 def tar_of(files: Mapping[str, str]) -> bytes:
