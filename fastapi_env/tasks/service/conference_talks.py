@@ -9,17 +9,20 @@ overlaps; FastAPI's own error shapes)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import rows_without_top_ids
 from fastapi_env.tasks.traps import check_order, checks_reversed, without_location
 
 REFERENCE = '''\
 import base64
 import binascii
+import json
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Annotated, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
-from fastapi.testclient import TestClient
+from fastapi.exceptions import RequestValidationError
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, Field, StrictInt, StringConstraints
 
 REALM = "${realm}"
@@ -51,6 +54,9 @@ SLOTS: dict[int, dict] = {}  # talk id -> its place in the schedule
 NEXT_TALK = {"id": 4}
 
 app = FastAPI()
+
+
+''' + late_body.route_class(fastapi_error=True) + '''
 
 
 def unauthorized():
@@ -326,6 +332,13 @@ def _basic(username, password):
 CHAIR = _basic("${chair}", "${chair_pw}")
 R = [_basic(*pair) for pair in REVIEWERS]
 S1, S2 = _basic("${s1}", "${s1_pw}"), _basic("${s2}", "${s2_pw}")
+
+
+''' + late_body.probe_source(
+    [("POST", "/speakers"), ("POST", "/talks"), ("POST", "/talks/1/reviews"),
+     ("POST", "/talks/1/decision"), ("PUT", "/talks/1/slot")],
+    [("no credentials", "{}"), ("wrong password", '_basic("${s1}", "wrong")'),
+     ("speaker", "S1"), ("reviewer", "R[1]"), ("chair", "CHAIR")], row="_gist") + '''
 
 
 ''' + rows_without_top_ids(("id", "talk_id")) + '''
@@ -833,7 +846,9 @@ scheme, a value that is not base64 of `username:password`, an unknown user or a 
 password: 401 with the body `{"detail": "bad_credentials"}` and the header
 `WWW-Authenticate: Basic realm="${realm}"`. Routes marked with roles answer 403
 `{"detail": "forbidden"}` to users of any other role. Credentials are checked first, then the
-role, before anything else about the request (path, query and body included).
+role, before anything else about the request (path, query and body included), a body that is
+not JSON too: after them such a body gets FastAPI's standard 422 for it (type `json_invalid`,
+location `["body", <offset of the problem>]`).
 
 ## Errors
 Every other refusal is `{"detail": <code>}` with the status given below. Invalid bodies, path
@@ -1013,6 +1028,9 @@ def caller(credentials=Depends(basic_scheme)) -> dict:
                     probes="me",
                     traps=Edit("me without role", "def me(user: AnyUser):\n    return user",
                                'def me(user: AnyUser):\n    return {"username": user["username"]}')),
+        Requirement("Credentials and the role are checked before the body, even a body that is "
+                    "not JSON (then FastAPI's standard 422 `json_invalid`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Role-restricted routes answer 403 `forbidden` to other roles, before the "
                     "path, query or body is validated.",
                     probes="roles_before_validation",

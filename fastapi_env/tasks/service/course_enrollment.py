@@ -8,6 +8,7 @@ its history, the credit limit, the lowest passing grade, whether grades may be c
 two enrollment failures wins, and the page sizes and seat bound."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW
 from fastapi_env.tasks.traps import router_errors_in_fastapi_format
 
@@ -17,7 +18,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.security import APIKeyHeader
+''' + late_body.IMPORT + '''from fastapi.security import APIKeyHeader
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -49,6 +50,9 @@ REGRADE_ALLOWED = ${regrade_allowed}
 
 app = FastAPI()
 api_key = APIKeyHeader(name="X-API-Key", auto_error=False)
+
+
+''' + late_body.ROUTE_CLASS + '''
 
 
 class Refused(Exception):
@@ -317,7 +321,11 @@ S3, S4 = {"X-API-Key": ${k_s3__repr}}, {"X-API-Key": ${k_s4__repr}}
 FIRST, SECOND, THIRD, FOURTH = ${codes__repr}
 
 
-''' + ROW + '''
+''' + ROW + late_body.probe_source(
+    [("POST", "/courses"), ("PATCH", "/courses/${i1_code}"), ("PATCH", "/courses/NONE999"),
+     ("PUT", "/courses/${i1_code}/enrollments/${s1}/grade")],
+    [("no key", "{}"), ("unknown key", '{"X-API-Key": "nope"}'), ("student", "S1"),
+     ("other instructor", "I2"), ("course's instructor", "I1")]) + '''
 
 def _course(client, code, credits=1, seats=5, prerequisites=(), headers=I1, title=None):
     body = {"code": code, "title": title or f"Course {code}", "credits": credits,
@@ -655,14 +663,15 @@ Requests authenticate with the header `X-API-Key`:
 Every route needs one of these keys (exactly); otherwise 401 `unauthenticated` with the header
 `WWW-Authenticate: ApiKey`. Routes marked *${instructor_role}* or *${student_role}* answer 403
 `forbidden` to the other role. Authentication, then the role, are checked before anything else
-about the request. `GET /me` answers 200 `{"name", "role"}`. `/openapi.json` declares one
+about the request, a body that is not JSON included: such a body is an invalid body like any
+other, answered where the route checks its body. `GET /me` answers 200 `{"name", "role"}`. `/openapi.json` declares one
 security scheme, an API key in the header `X-API-Key`, used by every operation.
 
 ## Errors
 Every error body is `{"status": <status code>, "code": <code>}`, with the extra keys named
 below. Invalid input (body or query) is 422 `invalid` with `"fields"`: the sorted list, without
 repeats, of `"<where>.<name>"` strings (`body.title`, `query.limit`), or `"body"` when the body
-is missing or not a JSON object. Bodies with fields not listed for them are invalid. A path
+is missing, not JSON or not a JSON object. Bodies with fields not listed for them are invalid. A path
 that matches no route is 404 `no_such_route`; a known path with another method 405
 `method_not_allowed`, with the `Allow` header. A course that does not exist is 404
 `course_not_found` (codes are case-sensitive).
@@ -787,6 +796,7 @@ def derive(p):
         "passing_text": ", ".join(passing[:-1]) + " and " + passing[-1],
         "lowest_pass": passing[-1], "highest_fail": "D" if p["pass_mark"] == "C" else "F",
         "codes": [c[0] for c in catalogue],
+        "i1_code": next(c[0] for c in catalogue if c[5] == users["i1"]),
         "check_order": "(check_seats, check_prerequisites)" if p["full_first"]
         else "(check_prerequisites, check_seats)",
         **dict(zip(("first_check_text", "second_check_text"),
@@ -850,6 +860,10 @@ FAMILY = Family(
                     probes="me",
                     traps=Edit("me without role", "def me(user: AnyUser):\n    return user",
                                'def me(user: AnyUser):\n    return {"name": user["name"]}')),
+        Requirement("The key, the role and, where the route says so, the course and its "
+                    "${instructor_role} are checked before the body, even a body that is not JSON "
+                    "(then 422 `invalid` with `fields` [\"body\"]).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Role-restricted routes answer 403 `forbidden` to the other role, before "
                     "the body is validated.",
                     probes="roles",

@@ -9,6 +9,7 @@ organiser's event looks like (403 or 404), which of two failures wins, and wheth
 is strictly first-come-first-served or lets smaller requests through."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW
 from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
@@ -18,7 +19,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+''' + late_body.IMPORT + '''from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.testclient import TestClient
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -43,6 +44,9 @@ STRICT_QUEUE = ${strict_queue}
 
 app = FastAPI()
 bearer = HTTPBearer(auto_error=False)
+
+
+''' + late_body.ROUTE_CLASS + '''
 
 
 class Fail(Exception):
@@ -337,7 +341,11 @@ A1, A2 = {"Authorization": "Bearer ${t_a1}"}, {"Authorization": "Bearer ${t_a2}"
 A3, A4 = {"Authorization": "Bearer ${t_a3}"}, {"Authorization": "Bearer ${t_a4}"}
 
 
-''' + ROW + '''
+''' + ROW + late_body.probe_source(
+    [("POST", "/events"), ("PATCH", "/events/1"), ("PATCH", "/events/999"),
+     ("POST", "/events/1/reservations"), ("POST", "/events/999/reservations")],
+    [("no token", "{}"), ("unknown token", '{"Authorization": "Bearer nope"}'),
+     ("attendee", "A1"), ("organiser 1", "O1"), ("organiser 2", "O2")]) + '''
 
 def _event(client, name, capacity, waitlist=0, headers=O1):
     body = {"name": name, "capacity": capacity, "waitlist": waitlist}
@@ -732,13 +740,14 @@ Requests authenticate with `Authorization: Bearer <token>`:
 Every route needs one of these tokens; otherwise (no header, another scheme, an unknown
 token) the answer is 401 `unauthenticated` with the header `WWW-Authenticate: Bearer`.
 Routes marked *${org_role}* or *${att_role}* answer 403 `forbidden` to a user of the other role.
-Authentication and then the role are checked before anything else about the request.
-`GET /me` answers 200 `{"name", "role"}` for the caller.
+Authentication and then the role are checked before anything else about the request, a
+body that is not JSON included: such a body is an invalid body like any other, answered where
+the route checks its body. `GET /me` answers 200 `{"name", "role"}` for the caller.
 
 ## Errors
 Every error body is `{"error": <code>}`. Invalid input (body, path or query) is
 ${invalid_status} `invalid`, with one more key `"fields"`: the sorted names, without repeats, of
-the invalid fields or parameters (`"body"` when the body is not a JSON object). Numbers in
+the invalid fields or parameters (`"body"` when the body is not JSON or not a JSON object). Numbers in
 bodies must be JSON integers: `"5"`, `true` or `2.5` are invalid. A body with a field not listed
 for it is invalid. A path that matches no route is 404 `not_found`; a known path with another
 method is 405 `method_not_allowed`, with the `Allow` header. A missing event or reservation is
@@ -906,6 +915,10 @@ FAMILY = Family(
                     probes="me",
                     traps=Edit("me without role", "def me(user: AnyUser):\n    return user",
                                'def me(user: AnyUser):\n    return {"name": user["name"]}')),
+        Requirement("The token, the role and, where the route says so, the event and its "
+                    "organiser are checked before the body, even a body that is not JSON (then "
+                    "${invalid_status} `invalid` naming `body`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Role-restricted routes answer 403 `forbidden` to the other role, before "
                     "the body is validated.",
                     probes="roles",

@@ -8,6 +8,7 @@ transitions, filtered and paginated listings, one error format)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW
 from fastapi_env.tasks.traps import extras_ignored, router_errors_in_fastapi_format
 
@@ -17,7 +18,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -37,6 +38,9 @@ NEXT = {"report": 1, "item": 1, "session": 1}
 State = Literal["draft", "submitted", "approved", "rejected", "paid"]
 
 app = FastAPI()
+
+
+''' + late_body.ROUTE_CLASS + '''
 
 
 class APIError(Exception):
@@ -315,7 +319,13 @@ def _login(client, name):
     return {"X-Auth-Token": r.json()["token"]}
 
 
-''' + ROW + '''
+''' + ROW + late_body.probe_source(
+    [("POST", "/auth/login"), ("POST", "/reports"), ("POST", "/reports/1/items"),
+     ("POST", "/reports/999/items"), ("POST", "/reports/1/reject"),
+     ("POST", "/reports/999/reject")],
+    [("no token", "{}"), ("unknown token", '{"X-Auth-Token": "nope"}'), ("employee", "e1"),
+     ("manager", "m1"), ("finance", "f1")],
+    prepare='    e1, m1, f1 = _login(client, "${e1}"), _login(client, "${m1}"), _login(client, "${f1}")\n') + '''
 
 def _gist(r):
     """Status and what a report response says: its state and total, or the error codes."""
@@ -750,14 +760,15 @@ them.
 Every route except login needs the header `X-Auth-Token` with a token of a live session;
 otherwise 401 `unauthenticated`. Routes marked *employee*, *reviewer* (a manager or
 ${fin_role}) or *${fin_role}* answer 403 `forbidden` to other roles. The token is checked first,
-then the role, then the request body, then everything else.
+then the role, then the request body, then everything else; a body that is not JSON is an
+invalid body like any other, refused (422, field `"body"`) only after the token and the role.
 
 - `GET /me`: 200 `{"username", "role", "manager"}` (`manager` null for non-employees).
 
 ## Errors
 Every error has the body `{"errors": [...]}`. For a validation failure (body, path or query),
 422 with one entry `{"code": "invalid", "field": <name>}` per invalid field or parameter,
-sorted by name, without repeats (`"body"` when the body is missing or not a JSON object). Any
+sorted by name, without repeats (`"body"` when the body is missing, not JSON or not a JSON object). Any
 other error has one entry `{"code": <code>}`; an `invalid_transition` entry also has
 `"state"`: the report's current state. A path no route serves is 404 `not_found`; a served path
 with another method 405 `method_not_allowed`, keeping the `Allow` header.
@@ -890,6 +901,10 @@ FAMILY = Family(
                     probes="me",
                     traps=Edit("me without manager", '''    return {"username": user["username"], "role": user["role"],
             "manager": USERS[user["username"]]["manager"]}''', '''    return {"username": user["username"], "role": user["role"]}''')),
+        Requirement("The token and the role are checked before the body, even a body that is not "
+                    "JSON (then 422 `invalid` for the field `body`, before any other check of the "
+                    "route).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Role-restricted routes answer 403 `forbidden` to other roles, before the "
                     "body is validated.",
                     probes="roles_before_validation",
