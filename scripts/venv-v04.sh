@@ -19,5 +19,5 @@ trap 'rm -f "$overrides"' EXIT
 echo "verifiers==${version}" >"$overrides"
 
 uv venv .venv-v04 --python 3.11 --allow-existing
-uv pip install --python .venv-v04 -e . --override "$overrides" pytest
+uv pip install --python .venv-v04 --compile-bytecode -e . --override "$overrides" pytest
 .venv-v04/bin/python -c "import verifiers, verifiers.v1; print('verifiers', verifiers.__version__, 'in .venv-v04')"
