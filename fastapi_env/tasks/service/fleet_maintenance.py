@@ -9,6 +9,7 @@ mechanic may have in progress, the page sizes, the status of a validation failur
 an order in progress may be reassigned."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.traps import other_validation_status, router_error_traps
 
 REFERENCE = '''\
@@ -18,7 +19,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import AfterValidator, BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -35,6 +36,8 @@ CENT = Decimal("0.01")
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class Refused(Exception):
     def __init__(self, status: int, code: str, **extra):
@@ -362,6 +365,11 @@ def _row(r):
         return [r.status_code, r.json()]
     except ValueError:
         return [r.status_code, r.text]
+''' + late_body.probe_source(
+    [("POST", "/vehicles"), ("POST", "/vehicles/1FTBW3XM6HK000000/work-orders"),
+     ("POST", "/work-orders/1/assign"), ("POST", "/work-orders/1/parts"),
+     ("POST", "/work-orders/1/complete")],
+    [("no staff", "{}"), ("manager", "M1"), ("mechanic", "K1")]) + '''
 
 
 def _vin(n):
@@ -739,7 +747,9 @@ other role. Wherever an id appears in a body or query (`mechanic`) it is matched
 
 The order of checks on every route: the staff headers, the role, input validation, whether the
 vehicle or order named exists (404), whether the mechanic is the one assigned (403), then the
-route's own rules.
+route's own rules. A body that is not JSON is invalid input like any other, refused only after
+the staff headers and the role, with the one problem `{"at": "", "type":
+"model_attributes_type"}`.
 
 ## Bodies
 Every response body is an envelope. Success: `{"ok": true, "data": <the result>}`. Failure:
@@ -885,6 +895,10 @@ FAMILY = Family(
                     traps=Edit("staff ids case-sensitive",
                                '    member = STAFF.get((x_staff or "").upper())',
                                '    member = STAFF.get(x_staff or "")')),
+        Requirement("The staff headers and the role are checked before the body, even a body "
+                    "that is not JSON (then ${invalid_status} `validation`, its one problem at "
+                    "`\"\"` of type `model_attributes_type`).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("Manager and mechanic routes answer 403 `forbidden` to the other role, "
                     "before validation.",
                     probes="roles",

@@ -9,6 +9,7 @@ instructor's roster; errors as `{"ok": false, ...}` with dotted locations)."""
 # ruff: noqa: E501
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import rows_without_top_ids
 from fastapi_env.tasks.traps import check_order, checks_reversed, extras_ignored, without_location
 
@@ -19,7 +20,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -49,6 +50,8 @@ NEXT = {"user": 6, "class": 4, "booking": 1}
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class Refused(Exception):
     def __init__(self, status: int, code: str, headers: dict | None = None):
@@ -338,7 +341,10 @@ DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 FREE_SLOTS = iter(range(1000))  # evening slots no seeded class uses, one per new class
 
 
-''' + rows_without_top_ids(("id", "class_id", "member_id")) + '''
+''' + rows_without_top_ids(("id", "class_id", "member_id")) + late_body.probe_source(
+    [("POST", "/members"), ("POST", "/classes"), ("PATCH", "/classes/1"),
+     ("POST", "/classes/1/bookings"), ("POST", "/bookings/1/cancel")],
+    [("no key", "{}"), ("instructor", "I1"), ("member", "M1")]) + '''
 
 def _gist(r):
     body = r.json()
@@ -733,13 +739,16 @@ so, one space, then the key). A missing header, another scheme or spelling, or a
 
 Routes marked *member* or *instructor* answer 403 `forbidden` to the other role. The key is
 checked first; then the request is validated (path, query and body: 422); only then the role,
-then the refusals listed for the route, in the order given.
+then the refusals listed for the route, in the order given. A body that is not JSON is an
+invalid body like any other: on a keyed route it is checked after the key (401 without one),
+then 422 whatever the role.
 
 ## Errors
 Every error body is `{"ok": false, "error": <code>}`. Validation failures are 422 with
 `{"ok": false, "error": "invalid_request", "where": [...]}`: the sorted, distinct locations
 of the problems, each the parts of FastAPI's error location joined with dots (`"body.week"`,
-`"query.day"`, `"path.class_id"`; `"body"` alone when the body is missing or not an object).
+`"query.day"`, `"path.class_id"`; `"body"` alone when the body is missing, not JSON or not
+an object).
 
 ## Members
 A user is `{"id", "name", "role", "plan"}` (`plan` null for instructors). Plans allow this
@@ -866,6 +875,9 @@ FAMILY = Family(
                     probes="me",
                     traps=Edit("me without plan", "def me(user: AnyUser):\n    return user",
                                'def me(user: AnyUser):\n    return {k: v for k, v in user.items() if k != "plan"}')),
+        Requirement("The key is checked before the body, even a body that is not JSON (then "
+                    "422 at `body` whatever the role).",
+                    probes="credentials_before_json", traps=late_body.body_decoded_first()),
         Requirement("A keyed request is validated (422) before the role is checked (403 "
                     "`forbidden`).",
                     probes="validation_before_role",

@@ -3,6 +3,7 @@ two roles, CRUD with validation, filtering and pagination, one error format with
 conflict codes, Location and Allow headers, OpenAPI tags and security scheme)."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.probe_rows import ROW
 
 REFERENCE = '''\
@@ -11,7 +12,7 @@ from typing import Annotated
 from fastapi import Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.security import OAuth2PasswordBearer, OAuth2PasswordRequestForm
+''' + late_body.IMPORT + '''from fastapi.security import OAuth2PasswordBearer, OAuth2PasswordRequestForm
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -38,6 +39,8 @@ STATUS_CODES = {401: "unauthorized", 403: "forbidden", 404: "not_found",
 app = FastAPI()
 oauth2 = OAuth2PasswordBearer(tokenUrl="/auth/token", auto_error=False)
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 class APIError(Exception):
     def __init__(self, status: int, code: str, headers: dict | None = None):
@@ -266,6 +269,12 @@ def _m1(client):
 
 def _m2(client):
     return _login(client, "${m2}", "${m2_pw}")
+
+
+''' + late_body.probe_source(
+    [("POST", "/books"), ("PUT", "/books/1")],
+    [("no token", "{}"), ("member", "M1"), ("librarian", "LIB")],
+    prepare="    LIB, M1 = _lib(client), _m1(client)\n") + '''
 
 
 def _book(title, isbn, **over):
@@ -533,13 +542,13 @@ token) the answer is 401 `unauthorized`. Every 401 carries `WWW-Authenticate: Be
 
 Routes marked *librarian* or *member* answer 403 `forbidden` to a logged-in user of the other
 role. Authentication and role are checked before anything else about the request (its body
-included).
+included, even a body that is not JSON).
 
 ## Errors
 Every error has the body `{"error": {"status": <status code>, "code": <code>}}`. Validation
 failures (body, path or query) are 422 with code `validation` and one more key, `"fields"`:
 the sorted list, without repeats, of the names of the invalid fields or parameters (a body
-that is missing or not a JSON object counts as `"body"`). Unknown paths are 404 `not_found`;
+that is missing, not JSON or not a JSON object counts as `"body"`). Unknown paths are 404 `not_found`;
 a known path with an unsupported method is 405 `method_not_allowed` and keeps the `Allow`
 header listing the supported methods. Conflicts are 409 with the codes named below.
 
@@ -641,6 +650,9 @@ Log in as `${m1}`, then one row per request, sent as `${m1}` unless said otherwi
                                  "exc.headers)", "return error(exc.status, exc.code)"),
                            _edit("health needs a token", "def health():",
                                  "def health(user: AnyUser):"))),
+        Requirement("The token and the role are checked before the body, even a body that is "
+                    "not JSON (then 422 `validation` naming `body`).",
+                    probes=("credentials_before_json",), traps=(late_body.body_decoded_first(),)),
         Requirement("Librarian-only and member-only routes answer 403 `forbidden` to the other "
                     "role, before the body is validated.",
                     probes=("roles",),
