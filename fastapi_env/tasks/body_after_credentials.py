@@ -1,7 +1,5 @@
 """A JSON body read after the caller's credentials and role, for families whose references
-keep FastAPI's own body parameters (museum_tours, print_queue, garden_plots, clinic_appointments,
-task_board, warehouse_stock, report_builder, parking_permits, pet_adoption, podcast_episodes,
-recipe_box, coworking_desks, laboratory_samples, travel_itineraries):
+keep FastAPI's own body parameters (docs/authoring-tasks.md lists them):
 the reference text, its trap and its probe. Not a family: only category directories hold
 families. (The service families of `service/_core_body_after_auth.py` read their bodies in a
 dependency of their own instead.)
