@@ -170,13 +170,19 @@ def shipped_prompt(task_id: str) -> str | None:
 
 
 @functools.cache
-def _probes_of(category: str) -> dict[str, str]:
-    return {t.id: t.probes for t in load_tasks({category})}
+def _family_of() -> dict[str, str]:
+    return {r["id"]: r["family"] for r in load_records()}
+
+
+@functools.cache
+def _probes_of(family: str) -> dict[str, str]:
+    return {t.id: t.probes for t in load_tasks({family.partition("/")[0]}, {family})}
 
 
 def task_probes(task_id: str) -> str | None:
     """The hidden probes' source of one task (host side; enters a box only at grading)."""
-    return _probes_of(task_id.partition("/")[0]).get(task_id)
+    family = _family_of().get(task_id)
+    return _probes_of(family).get(task_id) if family else None
 
 
 def check_shipped(reports: list) -> list[str | None]:

@@ -230,13 +230,18 @@ def _check_placement(family: Family, expected_id: str, module: str) -> None:
         raise FamilyError(f"{module}: " + "; ".join(problems))
 
 
-def load_tasks(only_categories: set[str] | None = None) -> list[Task]:
-    """Every instance of every family (of some categories only, if given), sorted by id; raise
-    if a module is malformed or misplaced."""
+def load_tasks(only_categories: set[str] | None = None,
+               only_families: set[str] | None = None) -> list[Task]:
+    """Every instance of every family (of some categories or families only, if given), sorted
+    by id; raise if a module is malformed or misplaced. Expanding every family costs seconds
+    of CPU: a process that needs a few tasks (a served worker, vf-eval on chosen ids) names
+    their families."""
     tasks: list[Task] = []
     for expected_id, module in _modules(only_categories):
         family = getattr(module, "FAMILY", None)
         task = getattr(module, "TASK", None)
+        if only_families is not None and expected_id not in only_families:
+            continue
         if isinstance(family, Family):
             _check_placement(family, expected_id, module.__name__)
             tasks += expand(family)
