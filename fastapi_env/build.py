@@ -228,6 +228,11 @@ async def verify_task(
             if not verdict.ok:
                 report.problems.append(f"hand-written rows disagree: {verdict.reason}")
         report.problems += requirement_problems(task, report.key)
+        for name, source in task.alternatives.items():  # positive controls: each must score 1
+            grade = score(await run(task.workspace(source), task.probes, timeout), report.key)
+            if grade.scoring_error or grade.reward != 1.0:
+                report.problems.append(f"alternative {name!r} scores {grade.reward}: "
+                                       f"{grade.scoring_error or grade.reason}")
         try:
             wrong = {f"trap {n!r}": s for n, s in task.trap_workspaces().items()}
         except FamilyError as exc:

@@ -234,12 +234,17 @@ def test_verify_rejects_deliberately_broken_tasks():
         reference=TASK.reference + "\nresult = [[{1, 2}]]\n",
         expected_rows=None,
     )
+    wrong_alternative = dataclasses.replace(  # a positive control that is not correct
+        TASK, id="responses/broken_alternative",
+        alternatives={"no routes": "from fastapi import FastAPI\napp = FastAPI()\nresult = []\n"},
+    )
 
     async def body():
         async with DockerSandbox() as box:
             run = sandbox_runner(box)
             return [
-                await verify_task(t, run, 20) for t in (nondeterministic, passing_trap, not_json)
+                await verify_task(t, run, 20)
+                for t in (nondeterministic, passing_trap, not_json, wrong_alternative)
             ]
 
     reports = asyncio.run(body())
@@ -247,6 +252,7 @@ def test_verify_rejects_deliberately_broken_tasks():
     assert "nondeterministic reference" in problems[0]
     assert "trap 'same as reference' scores 1.0" in problems[1]
     assert "bad_result" in problems[2] and "set is not a JSON value" in problems[2]
+    assert "alternative 'no routes' scores 0.0" in problems[3]
     assert all(not r.ok for r in reports)
 
 

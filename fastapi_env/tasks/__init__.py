@@ -88,6 +88,7 @@ class Task:
     tier: str = "basic"
     setup_files: dict[str, str] = field(default_factory=dict)  # /workspace before turn one
     files: dict[str, str] = field(default_factory=dict)  # the reference's other modules
+    alternatives: dict[str, str] = field(default_factory=dict)  # name: another correct solution.py
 
     @property
     def family_id(self) -> str:
@@ -192,6 +193,7 @@ def expand(family: Family) -> list[Task]:
                     tier=family.tier,
                     setup_files={p: render(t, params) for p, t in family.setup.items()},
                     files={p: render(t, params) for p, t in family.files.items()},
+                    alternatives={n: render(t, params) for n, t in family.alternatives.items()},
                 )
             )
         except FamilyError as exc:

@@ -125,6 +125,10 @@ class Family:
     setup: Mapping[str, Template] = field(default_factory=dict)
     # The reference's files besides solution.py (written over the setup files).
     files: Mapping[str, Template] = field(default_factory=dict)
+    # Other correct solutions (name: solution.py over the setup files), written independently of
+    # the reference: `--verify` fails the family unless each scores 1.0 on the reference's key,
+    # so a probe that only the reference's own quirks pass is caught (a positive control).
+    alternatives: Mapping[str, Template] = field(default_factory=dict)
 
     @property
     def split(self) -> str:

@@ -312,6 +312,30 @@ if __name__ == "__main__":
     main()
 '''
 
+# The reference's `result`: the same four requests, shared with the positive control.
+RESULT_ROWS = r'''
+
+def body(r) -> object:
+    try:
+        return r.json()
+    except ValueError:
+        return r.text
+
+
+client = TestClient(app, raise_server_exceptions=False)
+created = client.post("/items", json={"sku": "${sku1}", "name": "${name1}",
+                                      "unit_price": ${price1}})
+moved = client.post("/items/${sku1}/movements", json={"kind": "in", "qty": ${qty1}})
+listed = client.get("/items?sort=-value")
+summary = client.get("/report")
+result = [
+    [created.status_code, body(created), created.headers.get("location")],
+    [moved.status_code, body(moved)],
+    [listed.status_code, body(listed), listed.headers.get(COUNT_HEADER)],
+    [summary.status_code, body(summary)],
+]
+'''
+
 SOLUTION = r'''"""The stock ledger of legacy_server.py, ported to FastAPI: the same routes, answering every
 request as the legacy server does (its status, its JSON body, its headers)."""
 import json
@@ -591,28 +615,7 @@ def report() -> Response:
         "average_unit_price": round(sum(prices) / len(prices)) if prices else None,
         "top": [item["sku"] for item in ranked[:3] if value(item) > 0],
     })
-
-
-def body(r) -> object:
-    try:
-        return r.json()
-    except ValueError:
-        return r.text
-
-
-client = TestClient(app, raise_server_exceptions=False)
-created = client.post("/items", json={"sku": "${sku1}", "name": "${name1}",
-                                      "unit_price": ${price1}})
-moved = client.post("/items/${sku1}/movements", json={"kind": "in", "qty": ${qty1}})
-listed = client.get("/items?sort=-value")
-summary = client.get("/report")
-result = [
-    [created.status_code, body(created), created.headers.get("location")],
-    [moved.status_code, body(moved)],
-    [listed.status_code, body(listed), listed.headers.get(COUNT_HEADER)],
-    [summary.status_code, body(summary)],
-]
-'''
+''' + RESULT_ROWS
 
 PROBES = r'''import re
 import sys
@@ -1027,6 +1030,76 @@ def _derive(p: dict) -> dict:
     return {"price2": p["price1"] + 2 * (p["price1"] % 2) + 1}
 
 
+
+# Positive control (Family.alternatives): legacy_server.py's own code answering every request,
+# behind a FastAPI app that only declares the routes. Written apart from SOLUTION, it must
+# score 1.0 on SOLUTION's key: the key is then what the legacy code answers, probe for probe.
+# It executes the code as a module that is never imported (the probes check that no
+# `legacy_server` module was).
+LEGACY_BEHIND_FASTAPI = r'''"""The legacy handler itself, fed each request's raw bytes, read back off its output."""
+import io
+import re
+import types
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+legacy = types.ModuleType("ledger_code")
+source = Path(__file__).with_name("legacy_server.py").read_text()
+exec(compile(source, "ledger_code", "exec"), legacy.__dict__)
+COUNT_HEADER = legacy.COUNT_HEADER
+
+
+class OneRequest(legacy.LedgerHandler):
+    """The handler on in-memory files instead of a socket: one request in, the raw answer out."""
+
+    def __init__(self, raw: bytes):
+        self.rfile, self.wfile = io.BytesIO(raw), io.BytesIO()
+        self.client_address, self.server = ("127.0.0.1", 0), None
+        self.handle_one_request()
+
+    def log_message(self, *args):
+        pass
+
+
+def legacy_answer(raw: bytes) -> tuple[int, list, bytes]:
+    head, _, data = OneRequest(raw).wfile.getvalue().partition(b"\r\n\r\n")
+    status_line, *lines = head.split(b"\r\n")
+    headers = [tuple(part.strip() for part in line.split(b":", 1)) for line in lines]
+    return int(status_line.split()[1]), [(k.lower(), v) for k, v in headers], data
+
+
+class Legacy:
+    """ASGI: everything but FastAPI's GET /openapi.json goes to the legacy handler."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or (scope["method"], scope["path"]) == ("GET", "/openapi.json"):
+            return await self.app(scope, receive, send)
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        target = scope.get("raw_path") or scope["path"].encode()
+        if scope["query_string"]:
+            target += b"?" + scope["query_string"]
+        lines = [scope["method"].encode() + b" " + target + b" HTTP/1.1"]
+        lines += [name + b": " + value for name, value in scope["headers"]]
+        status, headers, data = legacy_answer(b"\r\n".join(lines) + b"\r\n\r\n" + body)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": data})
+
+
+app = FastAPI()
+for method, pattern, name in legacy.ROUTES:
+    path = pattern.replace("([^/]+)", "{sku}")
+    app.add_api_route(path, lambda: None, methods=[method], name=f"{name} ({method})")
+app.add_middleware(Legacy)
+''' + RESULT_ROWS
+
 FAMILY = Family(
     id="repair/legacy_port_stock_ledger",
     title="Port a standard-library stock-ledger server to FastAPI, answering exactly as its code does",
@@ -1037,6 +1110,7 @@ FAMILY = Family(
     reference=SOLUTION,
     probes=PROBES,
     setup={"legacy_server.py": LEGACY},
+    alternatives={"legacy_server.py behind FastAPI": LEGACY_BEHIND_FASTAPI},
     original={**_SETS["data"][0], **_SETS["headers"][0]},
     space=_SETS,
     derive=_derive,
