@@ -176,7 +176,7 @@ def _family_of() -> dict[str, str]:
 
 @functools.cache
 def _probes_of(family: str) -> dict[str, str]:
-    return {t.id: t.probes for t in load_tasks({family.partition("/")[0]}, {family})}
+    return {t.id: t.probes for t in load_tasks(only_families={family})}
 
 
 def task_probes(task_id: str) -> str | None:

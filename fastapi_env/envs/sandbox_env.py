@@ -323,8 +323,7 @@ def load_environment(
         raise ValueError(f"reward_mode must be 'binary' or 'partial', not {reward_mode!r}")
     records = select_records(difficulty, categories, ids, split, num_instances_per_family, tier)
     keys = dataset.load_keys()
-    tasks = {t.id: t for t in load_tasks({r["category"] for r in records},
-                                         {r["family"] for r in records})}
+    tasks = {t.id: t for t in load_tasks(only_families={r["family"] for r in records})}
     rows = [
         {
             "question": r["prompt"],

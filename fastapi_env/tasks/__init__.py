@@ -237,7 +237,10 @@ def load_tasks(only_categories: set[str] | None = None,
     """Every instance of every family (of some categories or families only, if given), sorted
     by id; raise if a module is malformed or misplaced. Expanding every family costs seconds
     of CPU: a process that needs a few tasks (a served worker, vf-eval on chosen ids) names
-    their families."""
+    their families (their categories follow from the ids)."""
+    if only_families is not None:
+        named = {family.partition("/")[0] for family in only_families}
+        only_categories = named if only_categories is None else named & only_categories
     tasks: list[Task] = []
     for expected_id, module in _modules(only_categories):
         family = getattr(module, "FAMILY", None)
