@@ -80,6 +80,11 @@ def tier_problems(task: Task) -> list[str]:
         problems.append("a security-tier task states no security requirement")
     if task.tier == "repair" and not task.setup_files:
         problems.append("a repair-tier task writes no setup files into /workspace")
+    if (task.tier == "blackbox") != bool(task.service):
+        problems.append("a blackbox-tier task, and only one, has a hidden service")
+    if task.service and not task.alternatives:
+        problems.append("a hidden service needs a positive control (an alternative that runs "
+                        "it) to prove the key is what it answers")
     return problems
 
 

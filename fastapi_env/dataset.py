@@ -38,6 +38,8 @@ def task_record(task: Task) -> dict[str, Any]:
         "prompt": task.prompt,
         # Written into /workspace before the first turn: the model sees them anyway.
         "setup_files": task.setup_files,
+        # Whether the model gets the query_service tool; the service itself stays host side.
+        "hidden_service": bool(task.service),
     }
 
 
@@ -183,6 +185,17 @@ def task_probes(task_id: str) -> str | None:
     """The hidden probes' source of one task (host side; enters a box only at grading)."""
     family = _family_of().get(task_id)
     return _probes_of(family).get(task_id) if family else None
+
+
+@functools.cache
+def _services_of(family: str) -> dict[str, str]:
+    return {t.id: t.service for t in load_tasks(only_families={family}) if t.service}
+
+
+def task_service(task_id: str) -> str | None:
+    """A black-box task's hidden service source (host side only; never enters a box)."""
+    family = _family_of().get(task_id)
+    return _services_of(family).get(task_id) if family else None
 
 
 def check_shipped(reports: list) -> list[str | None]:

@@ -7,7 +7,10 @@ before. Policies:
 
 * ``reference``: lists /workspace first when the task starts with setup files (a repair task),
   writes the task's reference solution (and its other files, in one turn) with
-  ``write_file``, compiles it once with ``bash``, then finishes, as a careful model would;
+  ``write_file``, compiles it once with ``bash``, then finishes, as a careful model would. On a
+  black-box task it first sends the service the request of the first result row with
+  ``query_service``, and writes the reference only if the answer is that row (else a module
+  that does not parse: the rollout's 0 shows the tool failed);
 * ``noop``: finishes at once, writing nothing;
 * ``syntax-error``: writes a module that does not parse, then finishes;
 * ``rows-only``: writes the visible rows as a literal ``result`` beside an ``app`` with no routes
@@ -28,8 +31,9 @@ from fastapi_env.dataset import load_keys
 from fastapi_env.tasks import Task, load_tasks
 
 ToolCall = tuple[str, dict[str, Any]]
-# One turn: a tool call, several tool calls at once, or a final message that ends the rollout.
-Step = ToolCall | list[ToolCall] | str
+# One turn: a tool call, several tool calls at once, or a final message that ends the rollout;
+# or a function of the conversation so far returning one of those.
+Step = ToolCall | list[ToolCall] | str | Callable[[list[dict]], Any]
 
 
 def write_file_step(path: str, content: str) -> ToolCall:
@@ -40,12 +44,42 @@ def write_solution(source: str) -> ToolCall:
     return write_file_step("/workspace/solution.py", source)
 
 
+BROKEN = "def broken(:\n    pass\n"
+
+
+def ask_first_row(task: Task) -> ToolCall:
+    """A black-box task's first result row, asked of its service (the stock ledger's)."""
+    p = task.params
+    body = json.dumps({"sku": p["sku1"], "name": p["name1"], "unit_price": p["price1"]})
+    request = {"method": "POST", "target": "/items", "headers": "", "body": body}
+    return ("query_service", {"requests": [request], "restart": False})
+
+
+def answered(row: list, messages: list[dict]) -> bool:
+    """Whether the last tool message shows ``[status, body, Location]`` as the row has it."""
+    text = str(next((m.get("content") for m in reversed(messages) if m.get("role") == "tool"),
+                    ""))
+    head, _, body = text.partition("\n\n")
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return False
+    return (f"HTTP/1.1 {row[0]} " in head and f"\nLocation: {row[2]}" in head
+            and parsed == row[1])
+
+
 def reference_script(task: Task, rows: list) -> list[Step]:
     look: list[Step] = [("bash", {"command": "cd /workspace && ls -R"})] if task.setup_files else []
     writes = [write_file_step(f"/workspace/{p}", text) for p, text in task.files.items()]
+    solution: Step = [*writes, write_solution(task.reference)]
+    if task.service:
+        look, written = [ask_first_row(task)], solution
+
+        def solution(messages: list[dict]) -> Step:
+            return written if answered(rows[0], messages) else write_solution(BROKEN)
     return [
         *look,
-        [*writes, write_solution(task.reference)],
+        solution,
         ("bash", {"command": "cd /workspace && python3 -m py_compile solution.py && echo ok"}),
         "Done: /workspace/solution.py defines app and result.",
     ]
@@ -60,7 +94,7 @@ def rows_only_script(task: Task, rows: list) -> list[Step]:
 POLICIES: dict[str, Callable[[Task, list], list[Step]]] = {
     "reference": reference_script,
     "noop": lambda task, rows: ["I cannot do this."],
-    "syntax-error": lambda task, rows: [write_solution("def broken(:\n    pass\n"), "Done."],
+    "syntax-error": lambda task, rows: [write_solution(BROKEN), "Done."],
     "rows-only": rows_only_script,
 }
 
@@ -105,7 +139,8 @@ class PolicyServer:
         task = self.find_task(messages)
         turn = sum(1 for m in messages if m.get("role") == "assistant")
         script = self.policies[self.policy_for(model)](task, self.keys[task.id].rows)
-        return script[min(turn, len(script) - 1)]
+        step = script[min(turn, len(script) - 1)]
+        return step(messages) if callable(step) else step
 
     # ---- HTTP
     def _handler(self):

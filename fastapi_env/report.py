@@ -40,7 +40,8 @@ METRIC_NAMES = (
     "security_ok",
 )
 DIFFICULTIES = ("easy", "medium", "hard")
-TIERS = ("basic", "service", "repair", "recent", "security")  # as fastapi_env.tasks.TIERS
+# as fastapi_env.tasks.TIERS
+TIERS = ("basic", "service", "repair", "recent", "security", "blackbox")
 TIMING_KEYS = ("total", "model", "environment", "setup", "tools", "grading")
 TRUNCATING_STOPS = frozenset(
     {"max_turns", "max_input_tokens", "max_output_tokens", "max_total_tokens", "context_length"}

@@ -80,6 +80,19 @@ def test_at_least_ten_tasks_are_exercised():
     assert len(IDS) >= 10
 
 
+def test_only_blackbox_tasks_are_offered_query_service():
+    """The env holds the services by task id (host side); the tool is in no env-wide tool
+    list, so setup_state adds it to a black-box rollout's tools alone."""
+    from fastapi_env.envs.sandbox_env import load_environment
+
+    env = load_environment(tier=["blackbox", "repair"], num_instances_per_family=1,
+                           warm_pool=0)
+    rows = {row["info"]["task_id"]: row["info"]["tier"] for row in env.dataset}
+    assert set(env.services) == {i for i, tier in rows.items() if tier == "blackbox"} != set()
+    assert "query_service" not in [t.name for t in env.tool_defs]
+    assert "query_service" in env.tool_map
+
+
 def test_reference_policy_scores_one(tmp_path):
     run = evaluate("reference", tmp_path)
     failures = [

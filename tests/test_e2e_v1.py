@@ -133,6 +133,32 @@ def test_repair_tasks_carry_their_setup_files_in_the_task_data():
     assert "solution.py" in tasks[0].data.setup_files
 
 
+def test_only_blackbox_tasks_get_query_service_and_none_carries_the_service():
+    from fastapi_env.dataset import task_service
+    from fastapi_env.envs.v1_env import (
+        TOOLS,
+        FastAPITaskset,
+        FastAPITasksetConfig,
+        _Rollout,
+    )
+    from fastapi_env.hidden_service import ServiceSession
+
+    config = FastAPITasksetConfig(id="fastapi-env", tier=["blackbox", "repair"],
+                                  num_instances_per_family=1)
+    tasks = list(FastAPITaskset(config))
+    blackbox = [t for t in tasks if t.data.tier == "blackbox"]
+    assert blackbox and all(t.data.hidden_service for t in blackbox)
+    assert not any(t.data.hidden_service for t in tasks if t.data.tier != "blackbox")
+    for task in blackbox:  # the wire form (what traces record) holds no line of the service
+        source, wire = task_service(task.data.task_id), task.data.model_dump_json()
+        assert source and "def handle(raw):" in source and "def handle(raw):" not in wire
+    plain = _Rollout(box=None, config=tasks[0].config)  # type: ignore[arg-type]
+    asked = _Rollout(box=None, config=tasks[0].config,  # type: ignore[arg-type]
+                     service=ServiceSession(None, "x"))  # type: ignore[arg-type]
+    assert plain.tools == TOOLS
+    assert [t["function"]["name"] for t in asked.tools] == ["bash", "write_file", "query_service"]
+
+
 @pytest.mark.parametrize("policy", ["noop", "syntax-error", "rows-only"])
 def test_negative_policies_score_zero_without_scoring_errors(policy, tmp_path):
     run = evaluate(policy, tmp_path)

@@ -16,6 +16,9 @@ Thin on purpose: tasks, sandbox and grading live in the core. What is specific h
   the delete.
 * Upstream's teardown handler builds its own Prime client; it is replaced so a Docker run never
   calls Prime, and so leftovers are swept.
+* A black-box task (one with a hidden service) also offers ``query_service``
+  (``fastapi_env.hidden_service``): its tool definition is added to that rollout's
+  ``state["tool_defs"]`` only, and its requests are kept per sandbox until ``post_rollout``.
 """
 
 from __future__ import annotations
@@ -27,11 +30,15 @@ from typing import Any
 
 import verifiers as vf
 from prime_sandboxes import CommandTimeoutError, StartCommand
+from verifiers.types import Tool
 
 from fastapi_env import dataset
 from fastapi_env.dataset import select_records
 from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, harness_failure
 from fastapi_env.grading.runners import add_to_workspace
+from fastapi_env.hidden_service import TOOL as QUERY_TOOL
+from fastapi_env.hidden_service import TOOL_NAME as QUERY_TOOL_NAME
+from fastapi_env.hidden_service import ServiceSession, run_query
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, Sandbox, SandboxError
 from fastapi_env.sandbox.docker import DockerSandbox, preflight
@@ -153,6 +160,7 @@ class FastAPIEnv(vf.SandboxEnv):
         probes: dict[str, str],
         setup_files: dict[str, dict[str, str]],
         backend: str,
+        services: dict[str, str] | None = None,
         image: str | None,
         limits: Limits,
         grading_timeout: float,
@@ -164,12 +172,19 @@ class FastAPIEnv(vf.SandboxEnv):
     ) -> None:
         super().__init__(**kwargs)
         self.keys, self.probes, self.setup_files = keys, probes, setup_files
+        self.services = services or {}  # task id: its hidden service's source (host only)
+        self.sessions: dict[str, ServiceSession] = {}  # sandbox id: its service's requests
         self.backend, self.limits = backend, limits
         self.grading_timeout = grading_timeout
         if backend != "docker":
             raise ValueError(PRIME_RETIRED if backend == "prime" else f"no backend {backend!r}")
         self.sandbox_client = DockerSandboxClient(image, limits, labels, warm_pool, warm_grader)
         self.add_tool(self.write_file, args_to_skip=["sandbox_id", "sandbox_state"])
+        # Callable in every rollout, offered (setup_state) only to black-box tasks'.
+        self.tool_map[QUERY_TOOL_NAME] = self.query_service
+        self.skipped_args[QUERY_TOOL_NAME] = ["sandbox_id", "sandbox_state", "task_id"]
+        if self.services:
+            self.tool_monitor_rubric.add_tool_metric(QUERY_TOOL_NAME)
         self.rubric = build_rubric(reward_mode)
 
     async def write_file(
@@ -192,11 +207,34 @@ class FastAPIEnv(vf.SandboxEnv):
             box.timings["tool_calls"].append(time.monotonic() - started)
         return f"wrote {len(content.encode())} bytes to {target}"
 
+    async def query_service(self, sandbox_id: str, sandbox_state: dict, task_id: str,
+                            **arguments: Any) -> str:
+        """``fastapi_env.hidden_service.TOOL``: its schema is the definition the model sees."""
+        if task_id not in self.services:
+            return await run_query(None, arguments)
+        if not sandbox_state["ready"]:
+            await self._wait_for_sandbox_ready(sandbox_state, sandbox_id)
+        box = self._sandbox(sandbox_id)
+        session = self.sessions.setdefault(sandbox_id,
+                                           ServiceSession(box, self.services[task_id]))
+        try:
+            return await run_query(session, arguments)
+        except SandboxError as exc:
+            if not await box.is_alive():
+                raise vf.SandboxError(str(exc)) from exc
+            return f"Error: {exc}"
+
     async def setup_state(self, state: Any, **kwargs: Any) -> Any:
         """Create the box; a task with setup files (a repair task's app) gets them written
-        into /workspace here, before the first turn."""
+        into /workspace here, before the first turn; a black-box task gets query_service."""
         state = await super().setup_state(state, **kwargs)
-        files = self.setup_files.get((state.get("info") or {}).get("task_id"), {})
+        task_id = (state.get("info") or {}).get("task_id")
+        if task_id in self.services:
+            function = QUERY_TOOL["function"]
+            state["tool_defs"] = [*state["tool_defs"], Tool(
+                name=function["name"], description=function["description"],
+                parameters=function["parameters"], strict=function["strict"])]
+        files = self.setup_files.get(task_id, {})
         if files:
             sandbox_id = state["sandbox_id"]
             await self._wait_for_sandbox_ready(state["sandbox_state"], sandbox_id)
@@ -210,8 +248,10 @@ class FastAPIEnv(vf.SandboxEnv):
         self, tool_name: str, tool_args: dict, messages: Any, state: Any, **kwargs: Any
     ) -> dict:
         args = super().update_tool_args(tool_name, tool_args, messages, state, **kwargs)
-        if tool_name == "write_file":
+        if tool_name in ("write_file", QUERY_TOOL_NAME):
             args |= {"sandbox_id": state["sandbox_id"], "sandbox_state": state["sandbox_state"]}
+        if tool_name == QUERY_TOOL_NAME:
+            args["task_id"] = (state.get("info") or {}).get("task_id")
         return args
 
     def _sandbox(self, sandbox_id: str) -> Sandbox:
@@ -222,6 +262,7 @@ class FastAPIEnv(vf.SandboxEnv):
 
     async def post_rollout(self, state: Any) -> None:
         """Grade after the last turn, before the box goes. Never raises."""
+        self.sessions.pop(state.get("sandbox_id"), None)
         try:
             state["grade"] = (await self._grade(state)).to_dict()
         except BaseException as exc:  # noqa: BLE001 - a raise here would skip the delete
@@ -346,6 +387,7 @@ def load_environment(
         keys={r["id"]: keys[r["id"]] for r in records},
         probes={i: t.probes for i, t in tasks.items()},
         setup_files={r["id"]: r["setup_files"] for r in records if r.get("setup_files")},
+        services={r["id"]: tasks[r["id"]].service for r in records if tasks[r["id"]].service},
         backend=sandbox,
         image=image,
         limits=limits,

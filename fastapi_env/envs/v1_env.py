@@ -15,10 +15,12 @@ Why it is built this way:
   rollout's interception endpoint (OpenAI chat completions, ``Authorization: Bearer
   <secret>``, model ``ctx.model``) with two tools, ``bash`` and ``write_file``, whose names,
   descriptions and results are the 0.3 binding's; each call runs in the DockerSandbox as the
-  unprivileged user in /workspace with the command timeout. It stops when the model answers
-  without tool calls or after ``max_turns`` model turns (the last turn's tool calls are not
-  run, as in 0.3). The harness API allows this ("a harness may run its loop in-process ...
-  as long as every model call goes through endpoint + secret").
+  unprivileged user in /workspace with the command timeout. A black-box task
+  (``data.hidden_service``) also gets ``query_service`` (``fastapi_env.hidden_service``): the
+  service's source is looked up on the host by task id, its requests kept in the rollout.
+  It stops when the model answers without tool calls or after ``max_turns`` model turns (the
+  last turn's tool calls are not run, as in 0.3). The harness API allows this ("a harness may
+  run its loop in-process ... as long as every model call goes through endpoint + secret").
 * **The verifiers runtime is nominal, unless the user picks one.** By default nothing runs in
   it: ``FastAPIEnvConfig``'s config defaults the seat's runtime to ``subprocess`` (0.4's
   default is Prime's, which needs a key), and each rollout's box is our DockerSandbox. With
@@ -69,9 +71,18 @@ import verifiers.v1 as vf
 from pydantic import Field, field_validator, model_validator
 from verifiers.v1.utils.loaders import harness_class
 
-from fastapi_env.dataset import answer_key, select_records, shipped_prompt, task_probes
+from fastapi_env.dataset import (
+    answer_key,
+    select_records,
+    shipped_prompt,
+    task_probes,
+    task_service,
+)
 from fastapi_env.grading.host import GRADER_PRELOAD, Grade, grade, harness_failure
 from fastapi_env.grading.runners import add_to_workspace
+from fastapi_env.hidden_service import TOOL as QUERY_TOOL
+from fastapi_env.hidden_service import TOOL_NAME as QUERY_TOOL_NAME
+from fastapi_env.hidden_service import ServiceSession, run_query
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, SandboxError, vf_runtime
 from fastapi_env.sandbox.base import WORKSPACE, Sandbox
@@ -136,6 +147,11 @@ MODEL_TIMEOUT = httpx.Timeout(900.0, connect=30.0)
 class _Rollout:
     box: Sandbox
     config: FastAPITaskConfig
+    service: ServiceSession | None = None  # a black-box task's hidden service
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        return TOOLS + [QUERY_TOOL] if self.service else TOOLS
 
 
 # The live boxes, by trace id: set by FastAPITask.setup, used by the harness and finalize,
@@ -210,6 +226,8 @@ class FastAPITaskData(vf.TaskData):
     tier: str = "basic"
     setup_files: dict[str, str] = Field(default_factory=dict)
     """Written into /workspace before the first turn (a repair task's app); model-visible."""
+    hidden_service: bool = False
+    """A black-box task: the model gets query_service (the service's code stays host side)."""
 
 
 def _grade_of(trace: vf.Trace) -> dict[str, Any]:
@@ -229,8 +247,13 @@ class FastAPITask(vf.Task[FastAPITaskData, vf.State, FastAPITaskConfig]):
 
     async def setup(self, trace: vf.Trace, runtime: vf.Runtime) -> None:
         _check_pairing(trace, runtime)
+        service = None
+        if self.data.hidden_service and (service := task_service(self.data.task_id)) is None:
+            raise vf.TaskError(f"task {self.data.task_id!r} has no hidden service in this "
+                               "package: the client and the env server run different versions")
         box = _box_for(runtime, self.config)
-        _ROLLOUTS[trace.id] = _Rollout(box, self.config)  # before start: cleanup finds it
+        session = ServiceSession(box, service) if service else None
+        _ROLLOUTS[trace.id] = _Rollout(box, self.config, session)  # before start: cleanup finds it
         try:
             await box.start()
             await add_to_workspace(box, self.data.setup_files)
@@ -348,6 +371,7 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
                 difficulty=record["difficulty"],
                 tier=record.get("tier", "basic"),
                 setup_files=record.get("setup_files") or {},
+                hidden_service=bool(record.get("hidden_service")),
                 prompt=record["prompt"],
                 system_prompt=system,
             )
@@ -393,7 +417,8 @@ class FastAPIHarness(vf.Harness):
         turns, stop = 0, "max_turns"
         async with httpx.AsyncClient(timeout=MODEL_TIMEOUT) as client:
             for turn in range(config.max_turns):
-                reply = await self._complete(client, ctx, trace, endpoint, secret, messages)
+                reply = await self._complete(client, ctx, trace, endpoint, secret, messages,
+                                             rollout.tools)
                 if reply is None:  # the rollout was stopped by a verifiers limit
                     stop = f"stopped: {trace.stop_condition}"
                     break
@@ -407,7 +432,8 @@ class FastAPIHarness(vf.Harness):
                     break  # as in 0.3: the last turn's tool calls are not run
                 try:
                     for call in calls:
-                        output = await run_tool(rollout.box, call, config.command_timeout)
+                        output = await run_tool(rollout.box, call, config.command_timeout,
+                                                rollout.service)
                         messages.append(
                             {"role": "tool", "tool_call_id": call.get("id"), "content": output}
                         )
@@ -427,9 +453,10 @@ class FastAPIHarness(vf.Harness):
         endpoint: str,
         secret: str,
         messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
     ) -> dict[str, Any] | None:
         """One model turn through the interception; None when a verifiers limit stopped it."""
-        body = {"model": ctx.model, "messages": messages, "tools": TOOLS}
+        body = {"model": ctx.model, "messages": messages, "tools": tools}
         try:
             response = await client.post(
                 f"{endpoint.rstrip('/')}/chat/completions",
@@ -459,7 +486,8 @@ class FastAPIHarness(vf.Harness):
             await rollout.box.stop()
 
 
-async def run_tool(box: Sandbox, call: dict[str, Any], command_timeout: float) -> str:
+async def run_tool(box: Sandbox, call: dict[str, Any], command_timeout: float,
+                   service: ServiceSession | None = None) -> str:
     """Run one tool call in the box and return the tool message's text, like the 0.3
     binding. Raises _BoxFailed when the box itself is gone."""
     function = call.get("function") or {}
@@ -475,6 +503,8 @@ async def run_tool(box: Sandbox, call: dict[str, Any], command_timeout: float) -
             return await _bash(box, str(args["command"]), command_timeout)
         if name == "write_file":
             return await _write_file(box, str(args["path"]), str(args["content"]))
+        if name == QUERY_TOOL_NAME:
+            return await run_query(service, args)
     except KeyError as exc:
         return f"Error: {name} is missing the argument {exc}"
     except Exception as exc:  # noqa: BLE001 - SandboxError, or an engine error it did not wrap
@@ -483,7 +513,8 @@ async def run_tool(box: Sandbox, call: dict[str, Any], command_timeout: float) -
         if isinstance(exc, SandboxError):  # e.g. a path the model may not write: its error
             return f"Error: {exc}"
         raise
-    return f"Error: unknown tool {name!r}; the tools are bash and write_file"
+    tools = "bash, write_file and query_service" if service else "bash and write_file"
+    return f"Error: unknown tool {name!r}; the tools are {tools}"
 
 
 async def _alive(box: Sandbox) -> bool:

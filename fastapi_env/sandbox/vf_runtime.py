@@ -103,6 +103,8 @@ def weaker_guarantees(runtime_type: str) -> list[str]:
         "no size limit on /workspace and /tmp beyond the runtime's disk; each file the "
         "model's processes write is capped at workspace_mb (RLIMIT_FSIZE)",
         "the grader starts a fresh interpreter (no preloaded FastAPI fork): about 0.5 s more",
+        "a black-box task's hidden service runs as the model's uid, not a user the model "
+        "cannot reach: only between commands, once the model's processes are killed",
     ]
     if runtime_type in LOCAL_ENGINES:
         return common + [

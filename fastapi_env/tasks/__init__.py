@@ -89,6 +89,7 @@ class Task:
     setup_files: dict[str, str] = field(default_factory=dict)  # /workspace before turn one
     files: dict[str, str] = field(default_factory=dict)  # the reference's other modules
     alternatives: dict[str, str] = field(default_factory=dict)  # name: another correct solution.py
+    service: str = ""  # a black-box task's hidden service (host side only), else empty
 
     @property
     def family_id(self) -> str:
@@ -194,6 +195,7 @@ def expand(family: Family) -> list[Task]:
                     setup_files={p: render(t, params) for p, t in family.setup.items()},
                     files={p: render(t, params) for p, t in family.files.items()},
                     alternatives={n: render(t, params) for n, t in family.alternatives.items()},
+                    service=render(family.service, params) if family.service else "",
                 )
             )
         except FamilyError as exc:

@@ -35,8 +35,9 @@ SPLIT_SALT = "fastapi-env/splits/v1"
 TEST_SPLIT_BUCKETS = 5
 # What kind of work a task asks for (see docs/authoring-tasks.md): one or two behaviours
 # (basic), a product-style spec of a whole service, repairing an existing app in /workspace,
-# FastAPI/Starlette/Pydantic features newer than a model's training, a spec with exploit probes.
-TIERS = ("basic", "service", "repair", "recent", "security")
+# FastAPI/Starlette/Pydantic features newer than a model's training, a spec with exploit probes,
+# a running service to reproduce from its answers alone (its code hidden).
+TIERS = ("basic", "service", "repair", "recent", "security", "blackbox")
 SOLUTION = "solution.py"
 
 
@@ -129,6 +130,10 @@ class Family:
     # the reference: `--verify` fails the family unless each scores 1.0 on the reference's key,
     # so a probe that only the reference's own quirks pass is caught (a positive control).
     alternatives: Mapping[str, Template] = field(default_factory=dict)
+    # A hidden service (Python source defining ``handle(raw: bytes) -> bytes``, the standard
+    # library only) the model may query with the ``query_service`` tool and never read: see
+    # fastapi_env/hidden_service. Rendered on the host by task id; never in the box or a prompt.
+    service: Template | None = None
 
     @property
     def split(self) -> str:

@@ -18,6 +18,7 @@ Not a family of planted bugs: the setup holds only legacy_server.py, so the unto
 has no solution.py. Each requirement's traps are the natural port that misses one quirk."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks.family import render
 
 LEGACY = r'''"""Stock ledger: the shop's items, their stock movements and a stock report, as JSON over HTTP.
 
@@ -952,14 +953,8 @@ def probe_movements(client):
     return rows
 '''
 
-PROMPT = r'''`/workspace/legacy_server.py` is a shop's stock ledger: a working HTTP service written on
-Python's standard library (`http.server`, `json`, `urllib.parse`) that keeps its items, their
-stock movements and a stock report in memory. Port it to FastAPI in `/workspace/solution.py`.
-
-**The code is the specification.** `app` must answer every request as `legacy_server.py`
-answers it, read from its code; nothing else here restates or changes its behaviour. For each
-request the probes compare:
-- the status code;
+# What the probes compare, and the result rows: shared with blackbox/stock_ledger's prompt.
+COMPARED = r'''- the status code;
 - the JSON body, as parsed JSON (key order and whitespace do not matter; a response without a
   body must have none);
 - the headers `Location`, `Allow`, `Cache-Control` and `${count_header}`: whether each is
@@ -969,7 +964,24 @@ request the probes compare:
 
 Other headers (`Server`, `Date`, `Content-Type`, `Content-Length` outside `HEAD`) are not
 compared.
+'''
+RESULT_SPEC = r'''`result` has four rows, made in this order by one client, where `body` is the response's JSON
+body:
+1. `POST /items` with `{"sku": "${sku1}", "name": "${name1}", "unit_price": ${price1}}`:
+   `[status, body, <the Location header>]`
+2. `POST /items/${sku1}/movements` with `{"kind": "in", "qty": ${qty1}}`: `[status, body]`
+3. `GET /items?sort=-value`: `[status, body, <the ${count_header} header>]`
+4. `GET /report`: `[status, body]`
+'''
 
+PROMPT = r'''`/workspace/legacy_server.py` is a shop's stock ledger: a working HTTP service written on
+Python's standard library (`http.server`, `json`, `urllib.parse`) that keeps its items, their
+stock movements and a stock report in memory. Port it to FastAPI in `/workspace/solution.py`.
+
+**The code is the specification.** `app` must answer every request as `legacy_server.py`
+answers it, read from its code; nothing else here restates or changes its behaviour. For each
+request the probes compare:
+''' + COMPARED + r'''
 The hidden probes send requests of the kinds the legacy handler receives: `GET`, `HEAD`,
 `POST`, `PUT`, `PATCH` and `DELETE`, to the paths it serves and to paths it does not, with
 query strings and without, with JSON bodies and with bodies that are not valid JSON or not JSON
@@ -991,14 +1003,7 @@ Besides answering alike:
   fine): the probes check that no module named `legacy_server`, or loaded from
   `legacy_server.py`, has been imported in the process.
 
-`result` has four rows, made in this order by one client, where `body` is the response's JSON
-body:
-1. `POST /items` with `{"sku": "${sku1}", "name": "${name1}", "unit_price": ${price1}}`:
-   `[status, body, <the Location header>]`
-2. `POST /items/${sku1}/movements` with `{"kind": "in", "qty": ${qty1}}`: `[status, body]`
-3. `GET /items?sort=-value`: `[status, body, <the ${count_header} header>]`
-4. `GET /report`: `[status, body]`
-'''
+''' + RESULT_SPEC
 
 
 def _edit(name: str, old: str, new: str, count: int = 1) -> Edit:
@@ -1031,13 +1036,42 @@ def _derive(p: dict) -> dict:
 
 
 
+# The legacy handler on in-memory files instead of a socket: appended to LEGACY, it makes the
+# module a hidden service (`handle`, raw request bytes in, the raw answer out; see
+# fastapi_env/hidden_service), the one blackbox/stock_ledger lets the model query.
+SERVICE_ADAPTER = '''
+
+import io as _io
+
+
+class _OneRequest(LedgerHandler):
+    def __init__(self, raw):
+        self.rfile, self.wfile = _io.BytesIO(raw), _io.BytesIO()
+        self.client_address, self.server = ("127.0.0.1", 0), None
+        self.handle_one_request()
+
+    def log_message(self, *args):
+        pass
+
+
+def handle(raw):
+    return _OneRequest(raw).wfile.getvalue()
+'''
+
+
+def service(params: dict) -> str:
+    """legacy_server.py as a hidden service."""
+    return render(LEGACY, params) + SERVICE_ADAPTER
+
+
 # Positive control (Family.alternatives): legacy_server.py's own code answering every request,
 # behind a FastAPI app that only declares the routes. Written apart from SOLUTION, it must
 # score 1.0 on SOLUTION's key: the key is then what the legacy code answers, probe for probe.
 # It executes the code as a module that is never imported (the probes check that no
-# `legacy_server` module was).
+# `legacy_server` module was). SOURCE_SLOT is where the code comes from: the setup file here,
+# a copy of the hidden service in blackbox/stock_ledger.
+SOURCE_SLOT = "source = <the service>\n"
 LEGACY_BEHIND_FASTAPI = r'''"""The legacy handler itself, fed each request's raw bytes, read back off its output."""
-import io
 import re
 import types
 from pathlib import Path
@@ -1046,25 +1080,13 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 legacy = types.ModuleType("ledger_code")
-source = Path(__file__).with_name("legacy_server.py").read_text()
+source = <the service>
 exec(compile(source, "ledger_code", "exec"), legacy.__dict__)
 COUNT_HEADER = legacy.COUNT_HEADER
 
 
-class OneRequest(legacy.LedgerHandler):
-    """The handler on in-memory files instead of a socket: one request in, the raw answer out."""
-
-    def __init__(self, raw: bytes):
-        self.rfile, self.wfile = io.BytesIO(raw), io.BytesIO()
-        self.client_address, self.server = ("127.0.0.1", 0), None
-        self.handle_one_request()
-
-    def log_message(self, *args):
-        pass
-
-
 def legacy_answer(raw: bytes) -> tuple[int, list, bytes]:
-    head, _, data = OneRequest(raw).wfile.getvalue().partition(b"\r\n\r\n")
+    head, _, data = legacy.handle(raw).partition(b"\r\n\r\n")
     status_line, *lines = head.split(b"\r\n")
     headers = [tuple(part.strip() for part in line.split(b":", 1)) for line in lines]
     return int(status_line.split()[1]), [(k.lower(), v) for k, v in headers], data
@@ -1100,6 +1122,12 @@ for method, pattern, name in legacy.ROUTES:
 app.add_middleware(Legacy)
 ''' + RESULT_ROWS
 
+
+def behind_fastapi(source_line: str):
+    """The positive control, its code read by `source_line` (a statement setting `source`)."""
+    return lambda params: render(LEGACY_BEHIND_FASTAPI, params).replace(SOURCE_SLOT, source_line)
+
+
 FAMILY = Family(
     id="repair/legacy_port_stock_ledger",
     title="Port a standard-library stock-ledger server to FastAPI, answering exactly as its code does",
@@ -1110,7 +1138,9 @@ FAMILY = Family(
     reference=SOLUTION,
     probes=PROBES,
     setup={"legacy_server.py": LEGACY},
-    alternatives={"legacy_server.py behind FastAPI": LEGACY_BEHIND_FASTAPI},
+    alternatives={"legacy_server.py behind FastAPI": behind_fastapi(
+        'source = Path(__file__).with_name("legacy_server.py").read_text() + '
+        f"{SERVICE_ADAPTER!r}\n")},
     original={**_SETS["data"][0], **_SETS["headers"][0]},
     space=_SETS,
     derive=_derive,
