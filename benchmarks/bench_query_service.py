@@ -36,7 +36,7 @@ def batch(start: int) -> list[dict]:
              "body": json.dumps({"kind": "in", "qty": 3})},
             {"method": "GET", "target": "/items?page=0&per_page=x", "headers": "", "body": ""},
         ][n % 5])
-    return [checked_request(r) for r in requests]
+    return [checked_request(r | {"body_base64": False}) for r in requests]
 
 
 async def main(logs: list[int], calls: int) -> None:

@@ -51,7 +51,8 @@ def ask_first_row(task: Task) -> ToolCall:
     """A black-box task's first result row, asked of its service (the stock ledger's)."""
     p = task.params
     body = json.dumps({"sku": p["sku1"], "name": p["name1"], "unit_price": p["price1"]})
-    request = {"method": "POST", "target": "/items", "headers": "", "body": body}
+    request = {"method": "POST", "target": "/items", "headers": "", "body": body,
+               "body_base64": False}
     return ("query_service", {"requests": [request], "restart": False})
 
 

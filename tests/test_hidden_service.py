@@ -37,14 +37,18 @@ def handle(raw):
             pass
     if SEEN[-1] == "/crash":
         raise KeyError("secret detail")
+    if SEEN[-1] == "/bytes":
+        return b"HTTP/1.1 200 OK\\r\\n\\r\\n" + body
     data = json.dumps({{"seen": SEEN, "head": head.decode(), "body": body.decode()}}).encode()
     length = str(len(data)).encode()
     return b"HTTP/1.1 200 OK\\r\\nContent-Length: " + length + b"\\r\\n\\r\\n" + data
 '''
 
 
-def request(target: str, method: str = "GET", headers: str = "", body: str = "") -> dict:
-    return {"method": method, "target": target, "headers": headers, "body": body}
+def request(target: str, method: str = "GET", headers: str = "", body: str = "",
+            base64: bool = False) -> dict:
+    return {"method": method, "target": target, "headers": headers, "body": body,
+            "body_base64": base64}
 
 
 def body_of(shown: str) -> dict:
@@ -61,6 +65,7 @@ def body_of(shown: str) -> dict:
     (request("/x", headers="Content-Length: 5"), "set by the tool"),
     (request("/x", headers="Host: elsewhere"), "set by the tool"),
     (request("/x", body="x" * (MAX_BODY + 1)), "at most"),
+    (request("/x", body="not base64!", base64=True), "not base64"),
     ("GET /x", "must be an object"),
 ])
 def test_malformed_requests_are_refused_before_anything_is_sent(bad, why):
@@ -114,6 +119,9 @@ def test_state_carries_across_calls_until_a_restart():
             assert body_of(again)["seen"] == ["/a", "/b", "/c"]
             [fresh] = await _ask(session, request("/d"), restart=True)
             assert body_of(fresh)["seen"] == ["/d"] and session.requests_sent == 4
+            # bytes that are not UTF-8 travel both ways, as base64
+            [raw] = await _ask(session, request("/bytes", "POST", body="//5B", base64=True))
+            assert raw.endswith("(the body is not UTF-8; its base64:)\n//5B")
     asyncio.run(main())
 
 

@@ -24,6 +24,8 @@ runs the service's own ``handle`` in the box).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 from pathlib import Path
@@ -68,9 +70,13 @@ TOOL: dict[str, Any] = {
                             "headers": {"type": "string", "description": (
                                 "header lines `Name: value`, one per line, or empty; Host "
                                 "and Content-Length are set for you")},
-                            "body": {"type": "string", "description": "sent as UTF-8, or empty"},
+                            "body": {"type": "string", "description": (
+                                "sent as UTF-8, or empty; with body_base64, the base64 of "
+                                "the bytes to send")},
+                            "body_base64": {"type": "boolean", "description": (
+                                "true to send bytes that are not UTF-8 text")},
                         },
-                        "required": ["method", "target", "headers", "body"],
+                        "required": ["method", "target", "headers", "body", "body_base64"],
                         "additionalProperties": False,
                     },
                 },
@@ -91,9 +97,11 @@ class RequestRefused(ValueError):
 
 
 def checked_request(request: Any) -> dict[str, Any]:
-    """One request of the tool's arguments, validated: the worker gets only well-formed ones."""
+    """One request of the tool's arguments, validated: the worker gets only well-formed ones
+    (its body as base64 of the bytes to send)."""
     if not isinstance(request, dict):
-        raise RequestRefused("each request must be an object with method, target, headers, body")
+        raise RequestRefused("each request must be an object with method, target, headers, "
+                             "body, body_base64")
     method, target = request.get("method"), request.get("target")
     headers, body = request.get("headers") or "", request.get("body") or ""
     if not isinstance(method, str) or not METHOD.fullmatch(method):
@@ -114,9 +122,17 @@ def checked_request(request: Any) -> dict[str, Any]:
         pairs.append([name.strip(), value.strip()])
     if len(pairs) > MAX_HEADERS:
         raise RequestRefused(f"at most {MAX_HEADERS} headers per request")
-    if len(body.encode()) > MAX_BODY:
+    if request.get("body_base64") is True:
+        try:
+            data = base64.b64decode(body, validate=True)
+        except binascii.Error:
+            raise RequestRefused("body_base64 is true but the body is not base64") from None
+    else:
+        data = body.encode()
+    if len(data) > MAX_BODY:
         raise RequestRefused(f"a body may hold at most {MAX_BODY} bytes")
-    return {"method": method, "target": target, "headers": pairs, "body": body}
+    return {"method": method, "target": target, "headers": pairs,
+            "body64": base64.b64encode(data).decode()}
 
 
 class ServiceSession:
@@ -163,9 +179,11 @@ def shown(number: int, request: dict[str, Any], answer: dict[str, Any]) -> str:
         return f"{title}\n(no response: {answer['error']})"
     lines = [f"HTTP/1.1 {answer['status']} {answer['reason']}".rstrip()]
     lines += [f"{name}: {value}" for name, value in answer["headers"]]
-    body = answer["body"]
+    body = answer.get("body")
+    if body is None:  # bytes that are not UTF-8
+        body = f"(the body is not UTF-8; its base64:)\n{answer['body64']}"
     if len(body) > MAX_SHOWN_BODY:
-        body = body[:MAX_SHOWN_BODY] + f"\n... ({len(answer['body'])} characters in all)"
+        body = body[:MAX_SHOWN_BODY] + f"\n... ({len(body)} characters in all)"
     return "\n".join([title, *lines, "", body])
 
 

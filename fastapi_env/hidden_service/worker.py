@@ -7,18 +7,20 @@ service's Python source, defining ``handle(raw: bytes) -> bytes``: one raw HTTP/
 in, the raw response out), ``replay`` (the session's earlier requests, answered and
 discarded: the service's state is the requests it has seen) and ``requests`` (the new ones).
 Each new request's answer is one JSON line on stdout, written as soon as it is known:
-``status``, ``reason``, ``headers`` (``[name, value]`` pairs) and ``body``, or ``error`` when
+``status``, ``reason``, ``headers`` (``[name, value]`` pairs) and ``body`` (or ``body64``, its
+base64, when the bytes are not UTF-8), or ``error`` when
 the service closed without answering. A request is ``method``, ``target``, ``headers`` (pairs)
-and ``body`` (text, sent as UTF-8).
+and ``body64`` (the base64 of the body's bytes).
 """
 
+import base64
 import json
 import sys
 import types
 
 
 def raw_request(request):
-    body = request["body"].encode()
+    body = base64.b64decode(request["body64"])
     lines = [request["method"] + " " + request["target"] + " HTTP/1.1", "Host: service"]
     lines += [name + ": " + value for name, value in request["headers"]]
     if body:
@@ -33,8 +35,13 @@ def parsed_response(raw):
     if not separator or len(parts) < 2 or not parts[1].isdigit():
         return {"error": "the service closed the connection without answering"}
     headers = [[part.strip() for part in line.split(":", 1)] for line in lines if ":" in line]
-    return {"status": int(parts[1]), "reason": parts[2] if len(parts) > 2 else "",
-            "headers": headers, "body": body.decode("utf-8", "replace")}
+    answer = {"status": int(parts[1]), "reason": parts[2] if len(parts) > 2 else "",
+              "headers": headers}
+    try:
+        answer["body"] = body.decode("utf-8")
+    except UnicodeDecodeError:
+        answer["body64"] = base64.b64encode(body).decode()
+    return answer
 
 
 def answer(service, request):
