@@ -443,6 +443,8 @@ class FastAPIHarness(vf.Harness):
                     break
         # pid: which process ran the rollout (an env server's worker, when served)
         trace.info["harness"] = {"turns": turns, "stop": stop, "pid": os.getpid()}
+        if rollout.service is not None:  # how much of the hidden service the model asked
+            trace.info["harness"]["service_requests"] = rollout.service.requests_sent
         return vf.ProgramResult(exit_code=0, stdout="", stderr="")
 
     @staticmethod

@@ -27,12 +27,14 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import logging
 import re
 from pathlib import Path
 from typing import Any
 
 from fastapi_env.sandbox.base import Sandbox
 
+logger = logging.getLogger(__name__)
 WORKER_SOURCE = (Path(__file__).parent / "worker.py").read_text()
 MAX_REQUESTS = 40  # per tool call
 MAX_TARGET = 4096  # characters of path and query
@@ -51,10 +53,11 @@ TOOL: dict[str, Any] = {
     "function": {
         "name": "query_service",
         "description": (
-            "Send HTTP requests, in order, to the running service this task describes (it runs "
-            "outside the sandbox, which has no network) and return each raw response: status "
-            f"line, headers, body. Up to {MAX_REQUESTS} requests per call. The service's state "
-            "carries from one request and one call to the next unless `restart` is true."
+            "Send HTTP requests, in order, to the running service this task describes (the "
+            "sandbox has no network: this tool is the only way to reach it) and return each "
+            f"raw response: status line, headers, body. Up to {MAX_REQUESTS} requests per call. "
+            "The service's state carries from one request and one call to the next unless "
+            "`restart` is true."
         ),
         "parameters": {
             "type": "object",
@@ -162,6 +165,11 @@ class ServiceSession:
                 break
         self.requests_sent += len(answers)
         self.log += requests[:len(answers)]
+        if len(answers) < len(requests) and not result.timed_out:
+            # The model cannot make the worker stop early (the source and the job are ours):
+            # a bug of ours, told to the model as the service's failure, and logged here.
+            logger.warning("hidden service stopped early (exit %s): %s", result.exit_code,
+                           result.stderr[-2000:])
         why = (f"no answer within the call's {CALL_TIMEOUT:g} s; this request and the ones "
                "after it were not kept" if result.timed_out else
                "the service stopped before answering; this request and the ones after it "
