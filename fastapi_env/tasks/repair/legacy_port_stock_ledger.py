@@ -386,7 +386,9 @@ def answer(status: int, body, headers: dict | None = None) -> Response:
     headers = {"Cache-Control": "no-store", **(headers or {})}
     if body is None:
         return Response(status_code=status, headers=headers)
-    return JSONResponse(body, status_code=status, headers=headers)
+    # json.dumps as the legacy code writes it: JSONResponse would refuse a lone surrogate.
+    return Response(json.dumps(body), status_code=status, headers=headers,
+                    media_type="application/json")
 
 
 class SlashInsensitive:
@@ -847,6 +849,11 @@ def probe_create_item(client):
         r = client.post("/items", json={"sku": sku, "name": name, "unit_price": 42})
         rows.append([sku, _row(r, "location")])
     rows.append(_row(client.get("/items/cr-12")))
+    # A lone surrogate escape is valid JSON; the answer escapes it again (shown ASCII-safe),
+    # and the item goes, so no later row holds it.
+    r = client.post("/items", content=b'{"sku": "CR-17", "name": "\\ud800 half", "unit_price": 42}')
+    rows.append(["CR-17", r.status_code, ascii(_body(r))])
+    rows.append(["CR-17", client.delete("/items/CR-17").status_code])
     return rows
 
 
@@ -1264,7 +1271,13 @@ FAMILY = Family(
                                  'answer(201, shown(ITEMS[sku]), {"Location": f"/items/{sku}"})',
                                  "answer(201, shown(ITEMS[sku]))"),
                            _edit("names capitalised, not title-cased", "return name.title()",
-                                 "return name.capitalize()"))),
+                                 "return name.capitalize()"),
+                           _edit("bodies rendered by JSONResponse (a lone surrogate is a 500)",
+                                 "    return Response(json.dumps(body), status_code=status, "
+                                 "headers=headers,\n                    media_type="
+                                 '"application/json")\n',
+                                 "    return JSONResponse(body, status_code=status, "
+                                 "headers=headers)\n"))),
         Requirement("Item paths are read upper-cased; the `GET` routes answer `HEAD` with their "
                     "status and headers and no body.",
                     probes=("read_and_head",),
