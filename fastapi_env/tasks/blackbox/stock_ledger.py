@@ -2,11 +2,14 @@
 
 The stock ledger of repair/legacy_port_stock_ledger, with its code withheld: nothing is in
 /workspace, and the model learns the service only by sending it requests with the
-`query_service` tool (the service runs on the host, see fastapi_env/hidden_service). The
-prompt gives what the port's prompt gives besides the code: the route table, what the probes
-compare, the kinds of requests they send, the four result rows. Everything else (the error
-bodies, the order of checks, `parse_qs` and `int()` on query values, the trailing-slash
-rule, the paging limits, the rounding) is there to be found by asking.
+`query_service` tool (the service runs in the box, out of the model's reach: see
+fastapi_env/hidden_service). The prompt gives what the port's prompt gives besides the code:
+what the probes compare, the kinds of requests they send, the four result rows, and the
+interface the code would show (the routes, and the query parameters and body fields each one
+reads: names no request reveals, since the service ignores unknown parameters; the first two
+blind solves, without them, missed `q` and `since`). Everything else (the error bodies, the
+order of checks, `parse_qs` and `int()` on query values, the trailing-slash rule, the limits,
+the rounding) is there to be found by asking.
 
 Shared with the port: the reference, the probes (but its import check, meaningless here),
 the requirements and traps (but that one), the instances. The positive control runs the
@@ -45,7 +48,12 @@ from one request and one call to the next (pass `restart: true` to empty it); it
 raw response. For each request the probes compare:
 ''' + port.COMPARED + r'''
 The service's routes are `GET /items`, `POST /items`, `GET`, `PUT` and `DELETE` on
-`/items/{sku}`, `GET` and `POST` on `/items/{sku}/movements`, and `GET /report`. The hidden
+`/items/{sku}`, `GET` and `POST` on `/items/{sku}/movements`, and `GET /report`. The query
+parameters it reads are `q`, `sort`, `page` and `per_page` on `GET /items` and `kind` and
+`since` on `GET /items/{sku}/movements` (it reads no other); the JSON body fields it knows are
+`sku`, `name` and `unit_price` on `POST /items`, `name` and `unit_price` on `PUT /items/{sku}`,
+and `kind`, `qty` and `note` on `POST /items/{sku}/movements`. What each one does, and which
+are required, is for you to find out. The hidden
 probes send requests of the kinds the service receives: `GET`, `HEAD`, `POST`, `PUT`, `PATCH`
 and `DELETE`, to those paths and to paths it does not serve, with query strings and without,
 with JSON bodies and with bodies that are not valid JSON or not JSON objects, under various
