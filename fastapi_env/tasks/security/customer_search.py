@@ -27,6 +27,8 @@ TIERS = ${tiers__repr}
 EMAIL = r"^[^@\\s]+@[^@\\s]+$$"
 IDS = re.compile(r"[1-9][0-9]{0,8}(,[1-9][0-9]{0,8}){0,19}")
 COLUMNS = "id, owner, name, email, city, tier, revenue"
+# SQLite integers are 64-bit: a larger id names no customer, a larger bound is clamped
+SQL_MAX = 2**63 - 1
 
 db = sqlite3.connect(":memory:", check_same_thread=False)
 db.executescript("""
@@ -107,7 +109,10 @@ def customer_out(row) -> dict:
 
 
 def find_customer(customer_id: int, user: str) -> dict:
-    row = db.execute(f"SELECT {COLUMNS} FROM customers WHERE id = ?", (customer_id,)).fetchone()
+    row = None
+    if abs(customer_id) <= SQL_MAX:
+        row = db.execute(f"SELECT {COLUMNS} FROM customers WHERE id = ?",
+                         (customer_id,)).fetchone()
     if row is None or (row[1] != user and user != MANAGER):
         raise HTTPException(404, "not_found")
     return customer_out(row)
@@ -162,7 +167,7 @@ def list_customers(
     where, args = scope(user)
     where += " AND (? IS NULL OR lower(city) = lower(?)) AND (? IS NULL OR tier = ?)"
     where += " AND revenue >= ?"
-    args += (city, city, tier, tier, min_revenue)
+    args += (city, city, tier, tier, min(min_revenue, SQL_MAX))
     if ids is not None:
         if not IDS.fullmatch(ids):
             raise RequestValidationError([{"type": "ids", "loc": ("query", "ids")}])
@@ -172,7 +177,7 @@ def list_customers(
     total = db.execute(f"SELECT count(*) FROM customers WHERE {where}", args).fetchone()[0]
     by = f"{SORT_COLUMNS[sort]} {order.upper()}, id ASC"
     rows = db.execute(f"SELECT {COLUMNS} FROM customers WHERE {where} ORDER BY {by} "
-                      "LIMIT ? OFFSET ?", args + (limit, offset)).fetchall()
+                      "LIMIT ? OFFSET ?", args + (limit, min(offset, SQL_MAX))).fetchall()
     response.headers["X-Total-Count"] = str(total)
     return [customer_out(r) for r in rows]
 
@@ -378,6 +383,13 @@ def probe_reps_see_only_their_customers(client):
                      _row(client.request(method, path, json=body, headers=H1))])
     rows.append(_row(client.get(f"/customers/{theirs}", headers=H2)))
     rows.append(_row(client.get(f"/customers/{theirs}/notes", headers=H2)))
+    for huge in [2**63 - 1, 2**63, 10**30]:
+        for method, path, body, headers in [
+                ("GET", "", None, H1), ("PATCH", "", {"revenue": 1}, H1), ("DELETE", "", None, H1),
+                ("GET", "/notes", None, H1), ("POST", "/notes", {"text": "t"}, H1),
+                ("GET", "/notes", None, HM), ("POST", "/transfer", {"to": "${r2}"}, HM)]:
+            rows.append([huge, method, path, _row(client.request(
+                method, f"/customers/{huge}{path}", json=body, headers=headers))])
     rows.append([[s["customers"] for s in client.get("/stats", params={"by": "city"},
                                                     headers=H1).json() if s["value"] == "Lima"]])
     return rows
@@ -439,7 +451,8 @@ def probe_filters_and_sorting(client):
     ids = ",".join(str(i) for i in made)
     rows = []
     for params in [{}, {"city": "PARIS"}, {"city": "Par"}, {"tier": TIERS[1]},
-                   {"min_revenue": 300}, {"min_revenue": 301}, {"order": "desc"},
+                   {"min_revenue": 300}, {"min_revenue": 301}, {"min_revenue": 2**63},
+                   {"min_revenue": 10**30}, {"order": "desc"},
                    {"city": "paris", "limit": 1}, {"tier": TIERS[1], "offset": 1}] + [
             {"sort": key} for key in SORTS] + [{"sort": key, "order": "desc"} for key in SORTS]:
         r = client.get("/customers", params={"ids": ids, "limit": ${limit_max}} | params,
@@ -454,7 +467,8 @@ def probe_paging(client):
     rows = []
     for params in [{}, {"limit": 1}, {"limit": ${limit_max}}, {"limit": 2, "offset": 3},
                    {"offset": ${made}}, {"offset": ${made} - 1}, {"limit": 0},
-                   {"limit": ${limit_max} + 1}, {"offset": -1}]:
+                   {"limit": ${limit_max} + 1}, {"offset": -1}, {"offset": 2**63},
+                   {"offset": 10**30, "limit": 1}]:
         r = client.get("/customers", params={"city": "pagetown"} | params, headers=headers)
         rows.append([params, r.status_code, _names(r), r.headers.get("x-total-count")])
     rows.append([len(made)])
@@ -571,7 +585,9 @@ exactly (no other header, no surrounding spaces, case as written); anything else
 **Errors** have the body `{"detail": <code>}`: 401 `"unauthenticated"`, 403 `"forbidden"`,
 404 `"not_found"`, 409 `"duplicate"`, and 422 `"invalid"` for any body, path or query
 parameter that is not valid as described. When several apply, the first in this order wins:
-401, 403, 404, 422, 409.
+401, 403, 404, 422, 409. Integers have no upper bound beyond the stated ones: an id in a path
+that no customer has, however large, is 404, a huge `min_revenue` matches no customer and a
+huge `offset` gives an empty page.
 
 **Who sees what.** A rep sees and changes only the customers they own and those customers'
 notes. The manager sees every customer and note but only transfers: creating, changing,
@@ -756,7 +772,8 @@ FAMILY = Family(
             security=True),
         Requirement(
             "A rep sees only the customers they own and their notes, in every listing, lookup "
-            "and statistic; another rep's customer is 404 for every route.",
+            "and statistic; another rep's customer is 404 for every route, like an id no "
+            "customer has, however large.",
             probes=("reps_see_only_their_customers",),
             traps=(Edit("notes readable by anyone",
                         "def list_notes(customer: Annotated[dict, Depends(visible)]):",
@@ -776,7 +793,9 @@ FAMILY = Family(
                    Edit("a rep may delete any customer",
                         "def delete_customer(customer: Annotated[dict, Depends(owned)]):",
                         "def delete_customer(customer_id: int, user: Annotated[str, "
-                        "Depends(rep)]):\n    customer = find_customer(customer_id, MANAGER)")),
+                        "Depends(rep)]):\n    customer = find_customer(customer_id, MANAGER)"),
+                   Edit("huge ids crash SQLite", "    if abs(customer_id) <= SQL_MAX:\n",
+                        "    if True:\n")),
             security=True),
         Requirement(
             "The manager reads every customer and note but creating, changing, deleting and "
@@ -805,7 +824,8 @@ FAMILY = Family(
                    Edit("delete answers 200", '@app.delete("/customers/{customer_id}", '
                         'status_code=204)', '@app.delete("/customers/{customer_id}")'))),
         Requirement(
-            "Listing filters by city ignoring case, tier and minimum revenue, sorts by `id` or "
+            "Listing filters by city ignoring case, tier and minimum revenue (a huge one "
+            "matching nothing), sorts by `id` or "
             "${sort_text} in either order with ties by id ascending, and sets `X-Total-Count`.",
             probes=("filters_and_sorting",),
             traps=(Edit("city case-sensitive", "lower(city) = lower(?)", "city = ?"),
@@ -813,13 +833,16 @@ FAMILY = Family(
                         '{order.upper()}, id {order.upper()}"'),
                    Edit("min revenue exclusive", '" AND revenue >= ?"', '" AND revenue > ?"'),
                    Edit("total after paging", '    response.headers["X-Total-Count"] = '
-                        'str(total)', '    response.headers["X-Total-Count"] = str(len(rows))'))),
+                        'str(total)', '    response.headers["X-Total-Count"] = str(len(rows))'),
+                   Edit("huge min revenue crashes SQLite", "min(min_revenue, SQL_MAX)",
+                        "min_revenue"))),
         Requirement(
-            "Pages take `limit` 1 to ${limit_max} (default ${limit_default}) and `offset` >= 0; "
-            "`X-Total-Count` counts all matches.",
+            "Pages take `limit` 1 to ${limit_max} (default ${limit_default}) and `offset` >= 0 "
+            "(a huge one gives an empty page); `X-Total-Count` counts all matches.",
             probes=("paging",),
             traps=(Edit("default page size", "= ${limit_default},\n", "= ${limit_max},\n"),
-                   Edit("limit unbounded", "Query(ge=1, le=${limit_max})", "Query(ge=1)"))),
+                   Edit("limit unbounded", "Query(ge=1, le=${limit_max})", "Query(ge=1)"),
+                   Edit("huge offset crashes SQLite", "min(offset, SQL_MAX)", "offset"))),
         Requirement(
             "`sort`, `order`, `tier`, `city`, `min_revenue` and `by` take only their stated "
             "values (else 422) and never change the query's meaning.",

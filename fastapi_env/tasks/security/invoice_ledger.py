@@ -20,6 +20,8 @@ TOKENS = {"${t1}": "${u1}", "${t2}": "${u2}", "${ta}": "${auditor}"}
 AUDITORS = {"${auditor}"}
 SORT_COLUMNS = {"id": "id", "amount": "amount_cents", "due": "due_day"}
 COLUMNS = "id, client_id, memo, amount_cents, due_day, status"
+# SQLite integers are 64-bit: a larger id names nothing, a larger offset is clamped
+SQL_MAX = 2**63 - 1
 
 db = sqlite3.connect(":memory:", check_same_thread=False)
 db.executescript("""
@@ -76,7 +78,10 @@ def writer(user: User) -> str:
 
 
 def visible_client(client_id: int, user: User) -> dict:
-    row = db.execute("SELECT id, owner, name FROM clients WHERE id = ?", (client_id,)).fetchone()
+    row = None
+    if abs(client_id) <= SQL_MAX:
+        row = db.execute("SELECT id, owner, name FROM clients WHERE id = ?",
+                         (client_id,)).fetchone()
     if row is None or (row[1] != user and user not in AUDITORS):
         raise HTTPException(404, "not_found")
     return {"id": row[0], "owner": row[1], "name": row[2]}
@@ -92,8 +97,10 @@ def invoice_out(row) -> dict:
 
 
 def invoice_of(client: dict, invoice_id: int) -> dict:
-    row = db.execute(f"SELECT {COLUMNS} FROM invoices WHERE id = ? AND client_id = ?",
-                     (invoice_id, client["id"])).fetchone()
+    row = None
+    if abs(invoice_id) <= SQL_MAX:
+        row = db.execute(f"SELECT {COLUMNS} FROM invoices WHERE id = ? AND client_id = ?",
+                         (invoice_id, client["id"])).fetchone()
     if row is None:
         raise HTTPException(404, "not_found")
     return invoice_out(row)
@@ -134,7 +141,7 @@ def list_invoices(
     rows = db.execute(
         f"SELECT {COLUMNS} FROM invoices WHERE client_id = ? AND (? IS NULL OR status = ?) "
         f"AND instr(memo, ?) > 0 ORDER BY {by} LIMIT ? OFFSET ?",
-        (client["id"], status, status, q, limit, offset),
+        (client["id"], status, status, q, limit, min(offset, SQL_MAX)),
     ).fetchall()
     return [invoice_out(r) for r in rows]
 
@@ -235,6 +242,14 @@ def probe_clients_are_private(client):
             _row(client.get("/clients/987654/invoices", headers=A2)),
             _row(client.post(f"/clients/{mine}/invoices", headers=A1,
                              json={"amount_cents": 5, "due_day": 5}))]
+    for huge in [2**63 - 1, 2**63, 10**30]:
+        for method, path, body in [
+                ("GET", "/invoices", None), ("GET", "/invoices?offset=1", None),
+                ("POST", "/invoices", {"amount_cents": 5, "due_day": 5}),
+                ("GET", "/invoices/1", None), ("PATCH", "/invoices/1", {"memo": "x"}),
+                ("POST", "/invoices/1/send", None)]:
+            rows.append([huge, method, path, _row(client.request(
+                method, f"/clients/{huge}{path}", json=body, headers=A2))])
     return rows
 
 
@@ -248,6 +263,11 @@ def probe_create_and_read(client):
     again = client.get(f"/clients/{cid}/invoices/{invoice['id']}", headers=A2)
     rows.append([again.status_code, again.json() == invoice])
     rows.append(_row(client.get(f"/clients/{cid}/invoices/424242", headers=A2)))
+    for huge in [2**63 - 1, 2**63, 10**30]:
+        for method, path, body in [("GET", "", None), ("PATCH", "", {"memo": "x"}),
+                                   ("POST", "/send", None)]:
+            rows.append([huge, method, path, _row(client.request(
+                method, f"/clients/{cid}/invoices/{huge}{path}", json=body, headers=A2))])
     return rows
 
 
@@ -302,7 +322,7 @@ def probe_sort_order_and_paging(client):
     for params in [{}, {"sort": "amount"}, {"sort": "amount", "order": "desc"},
                    {"sort": "due"}, {"sort": "due", "order": "desc"}, {"order": "desc"},
                    {"limit": 2}, {"limit": 2, "offset": 2}, {"offset": 9},
-                   {"limit": ${limit_max}}]:
+                   {"limit": ${limit_max}}, {"offset": 2**63}, {"offset": 10**30, "limit": 1}]:
         r = client.get(f"/clients/{cid}/invoices", params=params, headers=A2)
         rows.append([params, r.status_code, [i["memo"] for i in r.json()]])
     for params in [{"limit": 0}, {"limit": ${limit_max} + 1}, {"offset": -1}]:
@@ -422,7 +442,8 @@ standard library's `sqlite3`). Three users exist, each with a fixed bearer token
 **Errors** have the body `{"error": <code>}`: 401 `"unauthorized"`, 403 `"forbidden"`, 404
 `"not_found"`, 409 `"conflict"`, and 422 `"invalid"` for any body, path or query parameter
 that is not valid as described. When several apply, the first in this order wins: 401, 403,
-404, 422.
+404, 422. Integers have no upper bound beyond the stated ones: a client or invoice id in a
+path that names none, however large, is 404, and a huge `offset` gives an empty page.
 
 **Who sees what.** A member sees and changes only the clients they created and those
 clients' invoices. The auditor sees every client and invoice but changes nothing: every
@@ -470,7 +491,7 @@ _DRAFT_ONLY = '''    invoice = invoice_of(client, invoice_id)
     if invoice["status"] != "draft":
         raise HTTPException(409, "conflict")'''
 _SEARCH = '''        f"AND instr(memo, ?) > 0 ORDER BY {by} LIMIT ? OFFSET ?",
-        (client["id"], status, status, q, limit, offset),'''
+        (client["id"], status, status, q, limit, min(offset, SQL_MAX)),'''
 
 FAMILY = Family(
     id="security/invoice_ledger",
@@ -509,24 +530,29 @@ FAMILY = Family(
                         'raise HTTPException(401, "unauthorized")')),
             security=True),
         Requirement(
-            "A member sees only their own clients and their invoices (another's is 404); the "
-            "auditor sees all.",
+            "A member sees only their own clients and their invoices (another's is 404, like a "
+            "client id that names none, however large); the auditor sees all.",
             probes=("clients_are_private",),
             traps=(Edit("any client visible", 'if row is None or (row[1] != user and user not '
                         'in AUDITORS):', "if row is None:"),
                    Edit("everyone lists every client", "WHERE owner = ? OR ? ORDER BY id\",\n"
                         "                      (user, user in AUDITORS)",
                         "WHERE owner = ? OR ? ORDER BY id\",\n"
-                        "                      (user, True)")),
+                        "                      (user, True)"),
+                   Edit("huge client ids crash SQLite", "    if abs(client_id) <= SQL_MAX:\n",
+                        "    if True:\n")),
             security=True),
         Requirement(
             "Creating an invoice answers 201 with the whole invoice (memo default `\"\"`, "
-            "status `draft`); reading it returns the same; an unknown one is 404.",
+            "status `draft`); reading it returns the same; an unknown one (however large its "
+            "id) is 404 for reading, changing and sending.",
             probes=("create_and_read",),
             traps=(Edit("200 on create", '@app.post("/clients/{client_id}/invoices", '
                         'status_code=201)', '@app.post("/clients/{client_id}/invoices")'),
                    Edit("memo default null", 'memo: str = Field("", max_length=${memo_max})',
-                        'memo: str | None = Field(None, max_length=${memo_max})'))),
+                        'memo: str | None = Field(None, max_length=${memo_max})'),
+                   Edit("huge invoice ids crash SQLite", "    if abs(invoice_id) <= SQL_MAX:\n",
+                        "    if True:\n"))),
         Requirement(
             "A body can never set an id, owner, client or status: any unlisted field is 422, "
             "on creation and on update.",
@@ -551,12 +577,15 @@ FAMILY = Family(
             security=True),
         Requirement(
             "Listing sorts by `id`, `amount` or `due`, `asc` or `desc`, ties by id ascending, "
-            "and pages with `limit` 1 to ${limit_max} (default ${limit_default}) and `offset`.",
+            "and pages with `limit` 1 to ${limit_max} (default ${limit_default}) and `offset` "
+            "(a huge one gives an empty page).",
             probes=("sort_order_and_paging",),
             traps=(Edit("ties follow the order", '{order.upper()}, id ASC"',
                         '{order.upper()}, id {order.upper()}"'),
                    Edit("limit unbounded", "Query(ge=1, le=${limit_max})", "Query(ge=1)"),
-                   Edit("default page size", "= ${limit_default},", "= ${limit_max},"))),
+                   Edit("default page size", "= ${limit_default},", "= ${limit_max},"),
+                   Edit("huge offset crashes SQLite", "limit, min(offset, SQL_MAX)),",
+                        "limit, offset),"))),
         Requirement(
             "`sort`, `order` and `status` take only their listed values (else 422); they never "
             "reach SQL as text.",
@@ -587,9 +616,9 @@ FAMILY = Family(
             probes=("invoices_only_through_their_client",),
             traps=(Edit("invoice found by id alone",
                         '"SELECT {COLUMNS} FROM invoices WHERE id = ? AND client_id = ?",\n'
-                        '                     (invoice_id, client["id"])',
+                        '                         (invoice_id, client["id"])',
                         '"SELECT {COLUMNS} FROM invoices WHERE id = ? AND ? > 0",\n'
-                        '                     (invoice_id, client["id"])'),),
+                        '                         (invoice_id, client["id"])'),),
             security=True),
         Requirement(
             "The auditor reads everything but every `POST` and `PATCH` is 403 `forbidden`, "

@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 TOKENS = {"${t1}": "${u1}", "${t2}": "${u2}", "${ta}": "${admin}"}
 ROLES = {"${u1}": "member", "${u2}": "member", "${admin}": "admin"}
+# SQLite integers are 64-bit: a larger id names no note, a larger offset is clamped
+SQL_MAX = 2**63 - 1
 
 db = sqlite3.connect(":memory:", check_same_thread=False)
 db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, owner TEXT, title TEXT, body TEXT)")
@@ -60,7 +62,10 @@ def row_to_note(row) -> dict:
 
 
 def visible_note(note_id: int, user: User) -> dict:
-    row = db.execute("SELECT id, owner, title, body FROM notes WHERE id = ?", (note_id,)).fetchone()
+    row = None
+    if abs(note_id) <= SQL_MAX:
+        row = db.execute("SELECT id, owner, title, body FROM notes WHERE id = ?",
+                         (note_id,)).fetchone()
     if row is None or (row[1] != user and ROLES[user] != "admin"):
         raise HTTPException(404, "not_found")
     return row_to_note(row)
@@ -96,7 +101,7 @@ def list_notes(
     total = db.execute("SELECT count(*) FROM notes WHERE owner = ?", (user,)).fetchone()[0]
     rows = db.execute(
         "SELECT id, owner, title, body FROM notes WHERE owner = ? ORDER BY id LIMIT ? OFFSET ?",
-        (user, limit, offset),
+        (user, limit, min(offset, SQL_MAX)),
     ).fetchall()
     return {"items": [row_to_note(r) for r in rows], "total": total}
 
@@ -224,7 +229,8 @@ def probe_lists_only_own_notes_paginated(client):
     _new(client, A1, "not the admin's")
     rows = []
     for params in [{}, {"limit": 3}, {"limit": 3, "offset": 3}, {"limit": 3, "offset": 6},
-                   {"offset": 100}, {"limit": ${limit_max}}]:
+                   {"offset": 100}, {"limit": ${limit_max}}, {"offset": 2**63},
+                   {"offset": 10**30, "limit": 1}]:
         page = client.get("/notes", params=params, headers=AA).json()
         rows.append([params, [n["title"] for n in page["items"]], page["total"],
                      sorted({n["owner"] for n in page["items"]})])
@@ -240,6 +246,8 @@ def probe_cannot_read_others_notes(client):
             _row(client.get(f"/notes/{secret}", headers=AA)),
             _row(client.get("/notes/424242", headers=A1)),
             _row(client.get("/notes/abc", headers=A1))]
+    for huge in [2**63 - 1, 2**63, 10**30]:
+        rows += [[huge, _row(client.get(f"/notes/{huge}", headers=h))] for h in (A1, AA)]
     titles = [n["title"] for n in client.get("/notes", params={"limit": ${limit_max}},
                                               headers=A1).json()["items"]]
     rows.append(["secret of ${u2}" in titles])
@@ -254,6 +262,8 @@ def probe_cannot_change_others_notes(client):
     rows.append(_row(client.patch(f"/notes/{secret}", json={"body": "new"}, headers=A2)))
     rows.append(_row(client.patch(f"/notes/{secret}", json={}, headers=A2)))
     rows.append(_row(client.patch(f"/notes/{secret}", json={"title": "renamed"}, headers=A2)))
+    for huge in [2**63 - 1, 2**63, 10**30]:
+        rows.append([huge, _row(client.patch(f"/notes/{huge}", json={"body": "x"}, headers=A2))])
     return rows
 
 
@@ -267,6 +277,8 @@ def probe_delete_own_or_admin(client):
             _row(client.delete(f"/notes/{a}", headers=A2)),
             _row(client.delete(f"/notes/{b}", headers=AA)),
             _row(client.get(f"/notes/{b}", headers=A2))]
+    for huge in [2**63 - 1, 2**63, 10**30]:
+        rows += [[huge, _row(client.delete(f"/notes/{huge}", headers=h))] for h in (A2, AA)]
     return rows
 
 
@@ -315,7 +327,9 @@ malformed or unknown credential gets 401 with the header `WWW-Authenticate: Bear
 
 **Errors.** Every error this document describes has the body `{"error": <code>}`: 401 `"unauthorized"`, 403 `"forbidden"`,
 404 `"not_found"`, and 422 `"invalid"` for any request whose body, path or query parameters
-are not valid as described (FastAPI's default validation body is not used).
+are not valid as described (FastAPI's default validation body is not used). Integers have no
+upper bound beyond the stated ones: a `note_id` that names no note, however large, is 404, and
+a huge `offset` gives an empty page.
 
 **A note** is `{"id": int, "owner": str, "title": str, "body": str}`. Ids are assigned
 1, 2, 3, ... in creation order. The title is 1 to ${title_max} characters; the body at most
@@ -434,19 +448,22 @@ the body is empty:
         ),
         Requirement(
             "`GET /notes` lists only the caller's notes, by id, `limit` 1 to ${limit_max} "
-            "(default ${limit_default}) and `offset` >= 0, with `total` counting all of them.",
+            "(default ${limit_default}) and `offset` >= 0 (a huge one gives an empty page), "
+            "with `total` counting all of them.",
             probes=("lists_only_own_notes_paginated",),
             traps=(Edit("admin lists everyone's notes",
                         "WHERE owner = ? ORDER BY id LIMIT ? OFFSET ?\",\n        (user, limit",
                         "WHERE owner = ? OR ? = 'admin' ORDER BY id LIMIT ? OFFSET ?\",\n"
                         "        (user, ROLES[user], limit"),
                    Edit("total counts the page", '"total": total}', '"total": len(rows)}'),
-                   Edit("limit unbounded", "Query(ge=1, le=${limit_max})", "Query(ge=1)")),
+                   Edit("limit unbounded", "Query(ge=1, le=${limit_max})", "Query(ge=1)"),
+                   Edit("huge offset crashes SQLite", "(user, limit, min(offset, SQL_MAX)),",
+                        "(user, limit, offset),")),
             security=True,
         ),
         Requirement(
-            "A member cannot read another user's note (404 `not_found`, as for a missing one); "
-            "an admin can.",
+            "A member cannot read another user's note (404 `not_found`, as for a missing one, "
+            "however large its id); an admin can.",
             probes=("cannot_read_others_notes",),
             traps=(Edit("no owner check on read",
                         'if row is None or (row[1] != user and ROLES[user] != "admin"):',
@@ -457,11 +474,14 @@ the body is empty:
                         '''    if row is None:
         raise HTTPException(404, "not_found")
     if row[1] != user and ROLES[user] != "admin":
-        raise HTTPException(403, "forbidden")''')),
+        raise HTTPException(403, "forbidden")'''),
+                   Edit("huge ids crash SQLite", "    if abs(note_id) <= SQL_MAX:\n",
+                        "    if True:\n")),
             security=True,
         ),
         Requirement(
-            "Only the owner changes a note (others, admins included, get 404); an update "
+            "Only the owner changes a note (others, admins included, get 404, as for a missing "
+            "one however large its id); an update "
             "changes only the fields given and returns the whole note.",
             probes=("cannot_change_others_notes",),
             traps=(Edit("anyone who can read may change",
@@ -474,7 +494,8 @@ the body is empty:
             security=True,
         ),
         Requirement(
-            "A note is deleted by its owner or an admin (204, empty body); others get 404.",
+            "A note is deleted by its owner or an admin (204, empty body); others get 404, as "
+            "for a missing one however large its id.",
             probes=("delete_own_or_admin",),
             traps=(Edit("anyone deletes", 'def delete_note(note: Annotated[dict, '
                         'Depends(visible_note)]):',

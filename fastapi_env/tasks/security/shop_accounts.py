@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 CATALOGUE = {"${item1}": ${price1}, "${item2}": ${price2}, "${item3}": ${price3}}
 SORTS = {"newest": "id DESC", "oldest": "id ASC", "total": "total_cents DESC, id ASC"}
+# SQLite integers are 64-bit: a larger id names no order
+SQL_MAX = 2**63 - 1
 
 db = sqlite3.connect(":memory:", check_same_thread=False)
 db.executescript("""
@@ -109,7 +111,9 @@ def my_orders(user: Caller, sort: Literal["newest", "oldest", "total"] = "newest
 
 @app.get("/orders/{order_id}")
 def read_order(order_id: int, user: Caller):
-    row = db.execute("SELECT * FROM orders WHERE id = ?", (order_id,)).fetchone()
+    row = None
+    if abs(order_id) <= SQL_MAX:
+        row = db.execute("SELECT * FROM orders WHERE id = ?", (order_id,)).fetchone()
     if row is None or (row[1] != user["name"] and user["role"] != "admin"):
         raise HTTPException(404, "no such order")
     return order_out(row)
@@ -232,7 +236,9 @@ def probe_orders_are_private(client):
             [client.get(f"/orders/{order['id']}", headers=alice).json()["owner"]],
             [client.get(f"/orders/{order['id']}", headers=_admin(client)).status_code],
             [[o["owner"] for o in client.get("/orders", headers=bob).json()]],
-            _row(client.get("/orders/999999", headers=bob))]
+            _row(client.get("/orders/999999", headers=bob))] + [
+        [huge, _row(client.get(f"/orders/{huge}", headers=h))]
+        for huge in [2**63 - 1, 2**63, 10**30] for h in (bob, _admin(client))]
 
 
 def probe_revenue_for_admins(client):
@@ -271,7 +277,7 @@ failures are FastAPI's standard 422.
   default: id descending), `oldest` (id ascending), `total` (total descending, then id
   ascending), anything else 422; `limit` 1-50 (default 10).
 - `GET /orders/{order_id}`: 200 with the order if the caller owns it or is the admin; else
-  404 `no such order` (as for a missing one).
+  404 `no such order` (as for a missing one: an id no order has, however large).
 - `GET /admin/revenue`: the admin only (others 403 `admins only`): 200, each customer with
   orders mapped to the sum of their totals, keys sorted.
 
@@ -344,12 +350,14 @@ failures are FastAPI's standard 422.
                            Edit("total sorted ascending", '"total": "total_cents DESC, id ASC"',
                                 '"total": "total_cents ASC, id ASC"')),
                     security=True),
-        Requirement("A customer only reads their own orders (another's is 404); the admin "
-                    "reads any.",
+        Requirement("A customer only reads their own orders (another's is 404, as is an id no "
+                    "order has, however large); the admin reads any.",
                     probes=("orders_are_private",),
                     traps=(Edit("no owner check",
                                 'if row is None or (row[1] != user["name"] and user["role"] != '
-                                '"admin"):', "if row is None:"),),
+                                '"admin"):', "if row is None:"),
+                           Edit("huge ids crash SQLite", "    if abs(order_id) <= SQL_MAX:\n",
+                                "    if True:\n")),
                     security=True),
         Requirement("`/admin/revenue` is for the admin only (403 otherwise).",
                     probes=("revenue_for_admins",),
