@@ -13,25 +13,26 @@ from collections.abc import Sequence
 
 from fastapi_env import dataset
 from fastapi_env.build import TaskReport, build_key, verify_task
-from fastapi_env.grading.runners import Runner, run_on_host, sandbox_runner
+from fastapi_env.grading.runners import RenewingRunner, Runner, run_on_host
 from fastapi_env.tasks import Task, load_tasks
 
 
 @contextlib.asynccontextmanager
 async def runners(local: bool, jobs: int):
-    """Yield a list of runners: one per long-lived sandbox (or the host runner, repeated)."""
+    """Yield a list of runners: one per sandbox, each renewed before its lifetime cap (or the
+    host runner, repeated)."""
     if local:
         yield [run_on_host] * jobs
         return
     from fastapi_env.grading.host import GRADER_PRELOAD
     from fastapi_env.sandbox.docker import DockerSandbox
 
-    boxes = [DockerSandbox(preload=GRADER_PRELOAD) for _ in range(jobs)]
+    pool = [RenewingRunner(lambda: DockerSandbox(preload=GRADER_PRELOAD)) for _ in range(jobs)]
     try:
-        await asyncio.gather(*(box.start() for box in boxes))
-        yield [sandbox_runner(box) for box in boxes]
+        await asyncio.gather(*(runner.start() for runner in pool))
+        yield pool
     finally:
-        await asyncio.gather(*(box.stop() for box in boxes))
+        await asyncio.gather(*(runner.close() for runner in pool))
 
 
 async def _map(tasks: Sequence[Task], pool: list[Runner], work) -> list:

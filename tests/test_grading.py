@@ -20,7 +20,12 @@ from fastapi_env.grading.host import (
     run_grader,
     score,
 )
-from fastapi_env.grading.runners import add_to_workspace, replace_workspace, sandbox_runner
+from fastapi_env.grading.runners import (
+    RenewingRunner,
+    add_to_workspace,
+    replace_workspace,
+    sandbox_runner,
+)
 from fastapi_env.sandbox.docker import DockerSandbox
 from fastapi_env.tasks import load_tasks
 
@@ -285,3 +290,28 @@ def test_workspace_files_are_written_in_one_command_as_the_models_user():
     assert owners.split() == [user.strip()]
     assert text.decode() == "X = 'é'\n" and edited.decode().endswith("ok\n")
     assert after.split() == [".", "./solution.py"]
+
+
+@pytest.mark.docker
+def test_a_verify_runner_renews_its_box_before_the_box_lifetime_ends():
+    """A box stops itself at Limits.lifetime_s; a verify run outlasts that, so its runner
+    starts a fresh box once the next grading could cross the line (here: at once, the
+    lifetime being short), and grades on it as before."""
+    from fastapi_env.sandbox import Limits
+
+    short = Limits(lifetime_s=int(RenewingRunner.MARGIN_S + 30))
+
+    async def main():
+        runner = RenewingRunner(lambda: DockerSandbox(limits=short, preload=GRADER_PRELOAD))
+        try:
+            first = await runner(TASK.reference, TASK.probes, 20)
+            old = runner.box
+            await asyncio.sleep(12)  # 12 s of age + 20 s of timeout + the margin: past 150 s
+            second = await runner(TASK.reference, TASK.probes, 20)
+            assert runner.renewals == 1 and runner.box is not old
+            assert not await old.is_alive()
+            assert first["report"]["result"] == second["report"]["result"] is not None
+        finally:
+            await runner.close()
+
+    asyncio.run(main())

@@ -15,7 +15,8 @@ import io
 import sys
 import tarfile
 import tempfile
-from collections.abc import Awaitable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Protocol
 
@@ -86,6 +87,56 @@ def sandbox_runner(sandbox: Sandbox) -> Runner:
             return await run_grader(sandbox, probes, timeout=timeout, stop_after=stop_after)
 
     return run
+
+
+class RenewingRunner:
+    """A runner like ``sandbox_runner`` on a box it starts itself, and replaces with a fresh
+    one before the box's lifetime cap (``Limits.lifetime_s``, enforced inside the box) could
+    stop it mid-grading: a verify run outlasts a box's life (a loaded CI's verify reached
+    30 minutes, and crashed, when its two boxes were kept for the whole run)."""
+
+    MARGIN_S = 120.0  # beyond a grading's timeout: writing the workspace, a slow start
+
+    def __init__(self, new_box: Callable[[], Sandbox]) -> None:
+        self.new_box = new_box
+        self.box: Sandbox | None = None
+        self.started = 0.0
+        self.renewals = 0
+        self._lock = asyncio.Lock()
+
+    async def __call__(self, solution: Solution, probes: str, timeout: float, *,
+                       stop_after: str | None = None) -> dict:
+        async with self._lock:
+            box = await self._box_for(timeout)
+            await replace_workspace(box, workspace_files(solution))
+            return await run_grader(box, probes, timeout=timeout, stop_after=stop_after)
+
+    async def _box_for(self, timeout: float) -> Sandbox:
+        if self.box is not None:
+            age = time.monotonic() - self.started
+            if age + timeout + self.MARGIN_S < self.box.limits.lifetime_s:
+                return self.box
+            await self.box.stop()
+            self.box, self.renewals = None, self.renewals + 1
+        box = self.new_box()
+        self.started = time.monotonic()  # before start: the box's clock starts with it
+        try:
+            await box.start()
+        except BaseException:
+            await box.stop()
+            raise
+        self.box = box
+        return box
+
+    async def start(self) -> None:
+        async with self._lock:
+            await self._box_for(0.0)
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self.box is not None:
+                await self.box.stop()
+                self.box = None
 
 
 # Unpacks the tar archive on stdin into the workspace, as the model's user; WIPE first empties
