@@ -199,3 +199,12 @@ def test_the_reference_policy_tells_a_right_answer_from_a_wrong_one():
     for wrong in [right.replace("201 Created", "409 Conflict"), right.replace("AB-1\n", "AB-2\n"),
                   right.replace('"AB-1"}', '"AB-2"}'), "Error: this task has no service to query"]:
         assert not answered(row, [{"role": "tool", "content": wrong}]), wrong
+
+
+def test_a_box_outlives_every_turn_a_long_rollout_may_take():
+    """Black-box tasks run with dozens of turns: the box's own lifetime cap (a stop the model
+    did not cause, graded as a scoring error) must not come first."""
+    from fastapi_env.sandbox.base import Limits, rollout_lifetime
+
+    assert rollout_lifetime(5, 30, 60) == Limits.lifetime_s  # the default rollout: unchanged
+    assert rollout_lifetime(40, 30, 60) >= 40 * (3 * 30 + 180) + 60

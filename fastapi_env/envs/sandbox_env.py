@@ -41,6 +41,7 @@ from fastapi_env.hidden_service import TOOL_NAME as QUERY_TOOL_NAME
 from fastapi_env.hidden_service import ServiceSession, run_query
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, Sandbox, SandboxError
+from fastapi_env.sandbox.base import rollout_lifetime
 from fastapi_env.sandbox.docker import DockerSandbox, preflight
 from fastapi_env.sandbox.docker import sweep as sweep_containers
 from fastapi_env.sandbox.pool import WarmPool
@@ -378,7 +379,8 @@ def load_environment(
         }
         for r in records
     ]
-    limits = Limits(memory_mb=memory_mb, cpus=cpus, pids=pids, command_timeout_s=command_timeout)
+    limits = Limits(memory_mb=memory_mb, cpus=cpus, pids=pids, command_timeout_s=command_timeout,
+                    lifetime_s=rollout_lifetime(max_turns, command_timeout, grading_timeout))
     if memory_mb < MIN_MEMORY_MB:
         raise ValueError(f"memory_mb must be at least {MIN_MEMORY_MB}: below it the grader "
                          "itself may not fit, and its death would be blamed on the model")

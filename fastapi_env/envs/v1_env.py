@@ -85,7 +85,7 @@ from fastapi_env.hidden_service import TOOL_NAME as QUERY_TOOL_NAME
 from fastapi_env.hidden_service import ServiceSession, run_query
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, SandboxError, vf_runtime
-from fastapi_env.sandbox.base import WORKSPACE, Sandbox
+from fastapi_env.sandbox.base import WORKSPACE, Sandbox, rollout_lifetime
 from fastapi_env.sandbox.docker import LABEL, DockerSandbox
 from fastapi_env.sandbox.docker import sweep as sweep_containers
 
@@ -194,8 +194,9 @@ class FastAPITaskConfig(vf.TaskConfig):
         return labels
 
     def limits(self) -> Limits:
+        lifetime = rollout_lifetime(self.max_turns, self.command_timeout, self.grading_timeout)
         return Limits(memory_mb=self.memory_mb, cpus=self.cpus, pids=self.pids,
-                      command_timeout_s=self.command_timeout)
+                      command_timeout_s=self.command_timeout, lifetime_s=lifetime)
 
 
 class FastAPITasksetConfig(vf.TasksetConfig):

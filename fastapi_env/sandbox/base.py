@@ -49,6 +49,19 @@ class ExecResult:
         return self.exit_code == 0 and not self.timed_out
 
 
+# What one model turn may take besides its commands (the model's reply), for a rollout's box
+# lifetime: a box stops itself at its lifetime, and a rollout still running then would be a
+# scoring error the model did not cause.
+TURN_ALLOWANCE_S = 180
+
+
+def rollout_lifetime(max_turns: int, command_timeout: float, grading_timeout: float) -> int:
+    """A rollout's box lifetime: never below the default, and long enough for every turn to
+    run its commands for the whole timeout (a few per turn) and reply slowly, then grade."""
+    per_turn = 3 * command_timeout + TURN_ALLOWANCE_S
+    return int(max(Limits.lifetime_s, max_turns * per_turn + grading_timeout + 300))
+
+
 TRUNCATION_MARKER = "\n[... output truncated by fastapi-env: {omitted} more bytes omitted ...]\n"
 
 WORKSPACE = "/workspace"
