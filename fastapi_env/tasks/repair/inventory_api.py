@@ -21,8 +21,8 @@ class ItemIn(BaseModel):
 
 
 class ItemPatch(BaseModel):
-    name: str | None = Field(None, min_length=1, max_length=${name_max})
-    qty: int | None = Field(None, ge=0)
+    name: str = Field(None, min_length=1, max_length=${name_max})
+    qty: int = Field(None, ge=0)
     note: str | None = None
 
 
@@ -280,9 +280,11 @@ def probe_name_bounds(client):
         r = client.post("/items", headers=STAFF, json={**NEW, "name": name})
         rows.append([len(name), _errors(r) if r.status_code == 422 else r.status_code])
     item_id = client.post("/items", headers=STAFF, json=NEW).json()["id"]
-    for name in ["", "m" * ${name_max}, "m" * (${name_max} + 1)]:
+    for name in ["", "m" * ${name_max}, "m" * (${name_max} + 1), None]:
         r = client.patch(f"/items/{item_id}", headers=STAFF, json={"name": name})
-        rows.append(["patch", len(name), _errors(r) if r.status_code == 422 else r.status_code])
+        rows.append(["patch", None if name is None else len(name),
+                     _errors(r) if r.status_code == 422 else r.status_code])
+    rows.append(_row(client.get(f"/items/{item_id}", headers=STAFF)))
     return rows
 
 
@@ -292,9 +294,10 @@ def probe_quantity_bounds(client):
         r = client.post("/items", headers=STAFF, json={**NEW, "name": f"q{qty}", "qty": qty})
         rows.append([qty, r.status_code])
     item_id = client.post("/items", headers=STAFF, json={**NEW, "qty": 5}).json()["id"]
-    for qty in [0, -1]:
+    for qty in [0, -1, None]:
         r = client.patch(f"/items/{item_id}", headers=STAFF, json={"qty": qty})
         rows.append(["patch", qty, r.status_code])
+    rows.append(_row(client.get(f"/items/{item_id}", headers=STAFF)))
     return rows
 '''
 
@@ -331,8 +334,8 @@ id stored at that moment (1 when there is none), so a deleted last item's id is 
 - `GET /items/low-stock?below=N`: 200, the items with `qty` < N by id; N >= 1, default ${below}.
 - `GET /items/{item_id}`: 200 with the item, 404 if there is none.
 - `PATCH /items/{item_id}` with a JSON body of any of `name`, `qty`, `note` (same rules as on
-  creation): changes exactly the fields given (`"note": null` clears the note), 200 with the
-  item; 404 if there is none.
+  creation: only `note` may be null): changes exactly the fields given (`"note": null` clears
+  the note), 200 with the item; 404 if there is none.
 - `DELETE /items/{item_id}`: admins only (staff get 403 and nothing is deleted); 204 with an
   empty body; 404 if there is none.
 
@@ -373,12 +376,20 @@ each row is `[status code, JSON body]`:
                     probes=("low_stock_route_is_reachable",), traps=(_SHADOWED,)),
         Requirement("PATCH changes exactly the fields given; `\"note\": null` clears the note.",
                     probes=("patch_changes_only_given_fields",), traps=(_EXCLUDE_NONE,)),
-        Requirement("Names are 1 to ${name_max} characters, on creation and on update.",
+        Requirement("Names are 1 to ${name_max} characters, on creation and on update (a null "
+                    "name is 422).",
                     probes=("name_bounds",),
-                    traps=(Edit("patch name unbounded", "    name: str | None = Field(None, "
+                    traps=(Edit("patch name unbounded", "    name: str = Field(None, "
                                 "min_length=1, max_length=${name_max})",
-                                "    name: str | None = None", file="models.py"),)),
-        Requirement("A quantity of 0 is valid, a negative one is not (422).",
-                    probes=("quantity_bounds",), traps=(_OFF_BY_ONE,)),
+                                "    name: str | None = None", file="models.py"),
+                           Edit("patch accepts a null name", "    name: str = Field(None, "
+                                "min_length=1, max_length=${name_max})",
+                                "    name: str | None = Field(None, min_length=1, "
+                                "max_length=${name_max})", file="models.py"))),
+        Requirement("A quantity of 0 is valid, a negative or null one is not (422).",
+                    probes=("quantity_bounds",),
+                    traps=(_OFF_BY_ONE,
+                           Edit("patch accepts a null quantity", "    qty: int = Field(None, ge=0)",
+                                "    qty: int | None = Field(None, ge=0)", file="models.py"))),
     ),
 )

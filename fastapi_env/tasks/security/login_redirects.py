@@ -82,7 +82,8 @@ def login(
     next: Annotated[list[str], Form()] = [],
 ):
     name = username.strip().lower()
-    if name not in USERS or not hmac.compare_digest(USERS[name], password):
+    # Bytes: compare_digest refuses str with non-ASCII characters.
+    if name not in USERS or not hmac.compare_digest(USERS[name].encode(), password.encode()):
         raise HTTPException(401, "bad_credentials")
     location = destination(next)
     ISSUED[0] += 1
@@ -191,7 +192,8 @@ def probe_credentials(client):
     rows = []
     for username, password in [("${user_a}", "nope"), ("${user_a}", "${pass_a}".upper()),
                                ("${user_a}", "${pass_a} "), ("${user_a}", "${pass_b}"),
-                               ("ghost", "${pass_a}"), ("${user_b}", "${pass_b}"),
+                               ("ghost", "${pass_a}"), ("${user_a}", "\u00e9${pass_a}"),
+                               ("${user_a}", "${pass_a}\u00e9"), ("${user_b}", "${pass_b}"),
                                ("  ${user_a_upper} ", "${pass_a}")]:
         r = _login(client, username=username, password=password)
         found = _cookie(r)
@@ -437,8 +439,11 @@ FAMILY = Family(
                     traps=(Edit("username matched exactly", "    name = username.strip().lower()\n",
                                 "    name = username\n"),
                            Edit("password ignoring case",
-                                "not hmac.compare_digest(USERS[name], password)",
-                                "USERS[name].lower() != password.lower()"))),
+                                "not hmac.compare_digest(USERS[name].encode(), password.encode())",
+                                "USERS[name].lower() != password.lower()"),
+                           Edit("passwords compared as text",
+                                "hmac.compare_digest(USERS[name].encode(), password.encode())",
+                                "hmac.compare_digest(USERS[name], password)"))),
         Requirement("A missing or empty `username` or `password` is 422 `invalid`.",
                     probes="form_validation",
                     traps=Edit("empty fields read as empty strings",

@@ -108,7 +108,7 @@ def json_body(model: type[BaseModel]):
     async def read(request: Request, name: Caller) -> BaseModel:
         try:
             data = json.loads(await request.body())
-        except ValueError:
+        except (ValueError, RecursionError):  # nested too deep for json.loads: not JSON either
             raise RequestValidationError([{"type": "json_invalid", "loc": ("body",)}]) from None
         try:
             return model.model_validate(data)
@@ -146,8 +146,9 @@ ${token_table}
 Every error body is `{"error": "<code>"}`. An invalid request (body, path or query) is
 **${invalid_status}** `invalid` with one more key, `"fields"`: the sorted names, without repeats,
 of the invalid body fields or parameters (`"body"` itself when the body is missing, not JSON, not
-an object, or fails a rule about the body as a whole). Unknown body fields are invalid. A body
-is read as JSON whatever its `Content-Type` header says (older clients send none).
+an object, or fails a rule about the body as a whole; JSON nested 1,000 levels deep or more
+counts as not JSON). Unknown body fields are invalid. A body is read as JSON whatever its
+`Content-Type` header says (older clients send none).
 
 Paths are exact: a path no route matches, a trailing slash included (`/a/` is not `/a`),
 is 404 `not_found` and is never redirected. A known path with a method it does not
@@ -172,12 +173,15 @@ def _bearer(token):
 
 
 def plumbing_probes(*, exact: list[tuple[str, str]], methods: list[tuple[str, str]],
-                    heads: list[str], bodies: list[tuple[str, str]]) -> str:
+                    heads: list[str], bodies: list[tuple[str, str]],
+                    callers: str = "STAFF, HOLDER") -> str:
     """Probe source for the plumbing rules. `exact`: (method, path with a trailing slash);
     `methods`: (method, path) a path does not serve; `heads`: GET paths (ids as `{id}`, filled
     by `_some_id(client)`, which the family defines); `bodies`: (method, path) taking a JSON
-    body, with the same `{id}`. The family defines HOLDER, STAFF (header dicts), CREATE_PATH
-    and `_create_body()` (a body HOLDER may post there, again and again) too."""
+    body, with the same `{id}`; `callers`: the header dicts that send the deeply nested bodies
+    to every route of `bodies`, comma-separated (between them, a role each route serves). The family defines
+    HOLDER, STAFF (header dicts), CREATE_PATH and `_create_body()` (a body HOLDER may post
+    there, again and again) too."""
     return f'''
 
 def probe_exact_paths(client):
@@ -235,6 +239,23 @@ def probe_body_without_content_type(client):
     r = client.post(CREATE_PATH, content=b"[1, 2]", headers=HOLDER)
     rows.append(_code(r))
     return rows
+
+
+def probe_deeply_nested_body(client):
+    """JSON nested thousands of levels deep counts as not JSON: `body` is invalid (Python's
+    json.loads raises RecursionError for it, not a ValueError)."""
+    some = _some_id(client)
+    deep = {{"array": b"[" * 5000 + b"]" * 5000,
+            "object": b'{{"a": ' * 3000 + b"1" + b"}}" * 3000}}
+    rows = []
+    for method, template in {bodies!r}:
+        path = template.replace("{{id}}", str(some))
+        for shape, content in deep.items():
+            for headers in ({callers},):
+                r = client.request(method, path, content=content,
+                                   headers=headers | {{"Content-Type": "application/json"}})
+                rows.append([method, template, shape, _code(r)])
+    return rows
 '''
 
 
@@ -253,6 +274,9 @@ def plumbing_traps(first_get: str, body_param: str, plain_param: str) -> dict[st
                               '        try:\n            if "json" not in request.headers.get('
                               '"content-type", ""):\n                raise ValueError\n'
                               "            data = json.loads(await request.body())"),),
+        "nesting": (Edit("deep nesting crashes the JSON reader",
+                         "        except (ValueError, RecursionError):",
+                         "        except ValueError:"),),
         "scheme": (scheme_case_sensitive(),),
         "www_authenticate": (Edit("401 without WWW-Authenticate",
                                   'raise Failure(401, "unauthenticated", {"WWW-Authenticate": '
@@ -274,9 +298,11 @@ def plumbing_requirements(traps: dict[str, tuple], token_trap: Edit,
                     "validation.",
                     probes=("roles",), traps=role_traps),
         Requirement("Errors are `{\"error\": code}`; invalid requests are ${invalid_status} "
-                    "`invalid` with the sorted field names; unknown paths 404 `not_found`.",
-                    probes=("error_format",),
-                    traps=traps["status"] + (router_errors_in_fastapi_format(),)),
+                    "`invalid` with the sorted field names (`body` for JSON nested 1,000 levels "
+                    "or more); unknown paths 404 `not_found`.",
+                    probes=("error_format", "deeply_nested_body"),
+                    traps=traps["status"] + (router_errors_in_fastapi_format(),)
+                    + traps["nesting"]),
         Requirement("A trailing slash is an unknown path (404 `not_found`), never a redirect.",
                     probes=("exact_paths",), traps=traps["exact"]),
         Requirement("A 405 `method_not_allowed` lists every method of the path in `Allow`, in "

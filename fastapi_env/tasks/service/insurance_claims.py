@@ -301,7 +301,8 @@ def _shown(claim):
              ("DELETE", "/reports/summary")],
     heads=["/policies", "/claims", "/claims/{id}", "/reports/summary"],
     bodies=[("POST", "/claims"), ("PATCH", "/claims/{id}"), ("POST", "/claims/{id}/assign"),
-            ("POST", "/claims/{id}/decision")]) + '''
+            ("POST", "/claims/{id}/decision")],
+    callers="STAFF, HOLDER, A1") + '''
 
 def probe_summary(client):
     # First of the family's probes: before them no claim is in review or decided.
