@@ -4,6 +4,7 @@ through someone else's client id (nested IDOR), setting `status` or `client_id` 
 body (mass assignment), oversized inputs, and an auditor writing."""
 
 from fastapi_env.tasks import Edit, Family, Requirement
+from fastapi_env.tasks import body_after_credentials as late_body
 from fastapi_env.tasks.traps import extras_ignored
 
 REFERENCE = '''\
@@ -13,7 +14,7 @@ from typing import Annotated, Literal
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.testclient import TestClient
+''' + late_body.IMPORT + '''from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field
 
 TOKENS = {"${t1}": "${u1}", "${t2}": "${u2}", "${ta}": "${auditor}"}
@@ -32,6 +33,8 @@ CREATE TABLE invoices (id INTEGER PRIMARY KEY, client_id INTEGER, memo TEXT,
 
 app = FastAPI()
 
+
+''' + late_body.ROUTE_CLASS + '''
 
 @app.exception_handler(HTTPException)
 async def http_error(request: Request, exc: HTTPException):
@@ -106,6 +109,11 @@ def invoice_of(client: dict, invoice_id: int) -> dict:
     return invoice_out(row)
 
 
+def writable_invoice(client: Annotated[dict, Depends(writable_client)], invoice_id: int) -> dict:
+    """A dependency, so that an unknown invoice is 404 before the body is validated."""
+    return invoice_of(client, invoice_id)
+
+
 @app.post("/clients", status_code=201)
 def create_client(body: ClientIn, user: Annotated[str, Depends(writer)]):
     cursor = db.execute("INSERT INTO clients (owner, name) VALUES (?, ?)", (user, body.name))
@@ -152,9 +160,7 @@ def read_invoice(client: Annotated[dict, Depends(visible_client)], invoice_id: i
 
 
 @app.patch("/clients/{client_id}/invoices/{invoice_id}")
-def update_invoice(client: Annotated[dict, Depends(writable_client)], invoice_id: int,
-                   changes: InvoicePatch):
-    invoice = invoice_of(client, invoice_id)
+def update_invoice(invoice: Annotated[dict, Depends(writable_invoice)], changes: InvoicePatch):
     if invoice["status"] != "draft":
         raise HTTPException(409, "conflict")
     invoice |= changes.model_dump(exclude_none=True)
@@ -419,11 +425,25 @@ def probe_send_and_edit_rules(client):
 def probe_checks_in_order(client):
     cid = _client(client, A1, "order")
     bad = {"amount_cents": 0, "due_day": 0}
-    return [_row(client.post(f"/clients/{cid}/invoices", json=bad)),
+    rows = [_row(client.post(f"/clients/{cid}/invoices", json=bad)),
             _row(client.post(f"/clients/{cid}/invoices", json=bad, headers=AA)),
             _row(client.post(f"/clients/{cid}/invoices", json=bad, headers=A2)),
             _row(client.post(f"/clients/{cid}/invoices", json=bad, headers=A1))]
-'''
+    draft = _invoice(client, A1, cid, memo="order draft")
+    theirs = _invoice(client, A2, _client(client, A2, "order elsewhere"), memo="theirs")
+    invoices = [("draft", draft), ("unknown", 999999), ("another client's", theirs),
+                ("huge", 2**63)]
+    for who, headers in [("no token", {}), ("auditor", AA), ("${u2}", A2), ("${u1}", A1)]:
+        for label, iid in invoices:
+            for body in [{"amount_cents": 0}, {"memo": "x", "status": "sent"}]:
+                r = client.patch(f"/clients/{cid}/invoices/{iid}", json=body, headers=headers)
+                rows.append([who, label, body, _row(r)])
+    rows.append(_row(client.get(f"/clients/{cid}/invoices/{draft}", headers=A1)))
+    return rows
+''' + late_body.probe_source(
+    [("POST", "/clients"), ("POST", "/clients/1/invoices"), ("POST", "/clients/999999/invoices"),
+     ("PATCH", "/clients/1/invoices/1"), ("PATCH", "/clients/1/invoices/999999")],
+    [("no token", "{}"), ("auditor", "AA"), ("${u2}", "A2"), ("${u1}", "A1")])
 
 PROMPT = '''\
 Build an invoicing API. Clients and invoices are kept in an in-memory SQLite database (the
@@ -638,17 +658,27 @@ FAMILY = Family(
             "Only drafts change: sending a sent invoice or patching one is 409; `status` "
             "filters the list.",
             probes=("send_and_edit_rules",),
-            traps=(Edit("sent invoices still editable", _DRAFT_ONLY + "\n    invoice |=",
+            traps=(Edit("sent invoices still editable", '    if invoice["status"] != "draft":\n'
+                        '        raise HTTPException(409, "conflict")\n    invoice |=',
                         "    invoice = invoice_of(client, invoice_id)\n    invoice |="),
                    Edit("send twice", _DRAFT_ONLY + '\n    db.execute("UPDATE invoices SET status',
                         '    invoice = invoice_of(client, invoice_id)\n'
                         '    db.execute("UPDATE invoices SET status'))),
         Requirement(
-            "With several failures the first of 401, 403, 404, 422 wins.",
-            probes=("checks_in_order",),
+            "With several failures the first of 401, 403, 404, 422 wins, on every route with "
+            "a body (an unknown invoice is 404 before an invalid change) and for a body that "
+            "is not JSON.",
+            probes=("checks_in_order", "credentials_before_json"),
             traps=(Edit("body checked first", "def create_invoice(client: Annotated[dict, "
                         "Depends(writable_client)], body: InvoiceIn):",
                         "def create_invoice(body: InvoiceIn, client_id: int, user: User):\n"
-                        "    client = writable_client(client_id, writer(user))"),)),
+                        "    client = writable_client(client_id, writer(user))"),
+                   Edit("invoice looked up after the body",
+                        "def update_invoice(invoice: Annotated[dict, Depends(writable_invoice)], "
+                        "changes: InvoicePatch):\n",
+                        "def update_invoice(client: Annotated[dict, Depends(writable_client)], "
+                        "invoice_id: int,\n                   changes: InvoicePatch):\n"
+                        "    invoice = invoice_of(client, invoice_id)\n"),
+                   late_body.body_decoded_first())),
     ),
 )
