@@ -208,3 +208,14 @@ def test_a_box_outlives_every_turn_a_long_rollout_may_take():
 
     assert rollout_lifetime(5, 30, 60) == Limits.lifetime_s  # the default rollout: unchanged
     assert rollout_lifetime(40, 30, 60) >= 40 * (3 * 30 + 180) + 60
+
+
+def test_too_few_turns_for_a_blackbox_task_is_said(caplog):
+    from fastapi_env.hidden_service import warn_if_few_turns
+
+    with caplog.at_level("WARNING"):
+        warn_if_few_turns(BLACKBOX[:2], 5)
+        warn_if_few_turns(BLACKBOX[:2], 40)
+        warn_if_few_turns([{"id": "basic", "hidden_service": False}], 5)
+    [record] = caplog.records
+    assert "2 black-box task(s) selected with max_turns=5" in record.getMessage()

@@ -38,7 +38,7 @@ from fastapi_env.grading.host import GRADER_PRELOAD, AnswerKey, Grade, grade, ha
 from fastapi_env.grading.runners import add_to_workspace
 from fastapi_env.hidden_service import TOOL as QUERY_TOOL
 from fastapi_env.hidden_service import TOOL_NAME as QUERY_TOOL_NAME
-from fastapi_env.hidden_service import ServiceSession, run_query
+from fastapi_env.hidden_service import ServiceSession, run_query, warn_if_few_turns
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, Sandbox, SandboxError
 from fastapi_env.sandbox.base import rollout_lifetime
@@ -364,6 +364,7 @@ def load_environment(
     if reward_mode not in ("binary", "partial"):
         raise ValueError(f"reward_mode must be 'binary' or 'partial', not {reward_mode!r}")
     records = select_records(difficulty, categories, ids, split, num_instances_per_family, tier)
+    warn_if_few_turns(records, max_turns)
     keys = dataset.load_keys()
     tasks = {t.id: t for t in load_tasks(only_families={r["family"] for r in records})}
     rows = [

@@ -82,7 +82,7 @@ from fastapi_env.grading.host import GRADER_PRELOAD, Grade, grade, harness_failu
 from fastapi_env.grading.runners import add_to_workspace
 from fastapi_env.hidden_service import TOOL as QUERY_TOOL
 from fastapi_env.hidden_service import TOOL_NAME as QUERY_TOOL_NAME
-from fastapi_env.hidden_service import ServiceSession, run_query
+from fastapi_env.hidden_service import ServiceSession, run_query, warn_if_few_turns
 from fastapi_env.prompts import system_prompt
 from fastapi_env.sandbox import Limits, SandboxError, vf_runtime
 from fastapi_env.sandbox.base import WORKSPACE, Sandbox, rollout_lifetime
@@ -363,6 +363,7 @@ class FastAPITaskset(vf.Taskset[FastAPITask, FastAPITasksetConfig]):
         records = select_records(
             c.difficulty, c.categories, c.ids, c.split, c.num_instances_per_family, c.tier
         )
+        warn_if_few_turns(records, c.task.max_turns)
         for record in records:
             data = FastAPITaskData(
                 id=record["id"],

@@ -95,6 +95,23 @@ TOOL: dict[str, Any] = {
 TOOL_NAME: str = TOOL["function"]["name"]
 
 
+# Turns below which a black-box task is barely playable: the blind solvers spent 18 to 20
+# query_service calls on attempt 1 (README, "How hard the hard tiers are").
+FEW_TURNS = 20
+
+
+def warn_if_few_turns(records: list[dict[str, Any]], max_turns: int) -> None:
+    """Say so when black-box tasks are selected with a turn budget that leaves the model only a
+    handful of queries (the default 5 gives four): the run is legal, but rarely what was meant."""
+    blackbox = sum(1 for r in records if r.get("hidden_service"))
+    if blackbox and max_turns < FEW_TURNS:
+        logger.warning(
+            "%d black-box task(s) selected with max_turns=%d: the model can call query_service "
+            "at most %d times; blind solvers needed 18 to 20 calls (README: Black-box tasks). "
+            "Raise max_turns (e.g. 40), or leave the tier out", blackbox, max_turns,
+            max_turns - 1)
+
+
 class RequestRefused(ValueError):
     """A request the tool does not send (said to the model; nothing reaches the service)."""
 
