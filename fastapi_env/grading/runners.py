@@ -83,10 +83,16 @@ def sandbox_runner(sandbox: Sandbox) -> Runner:
     async def run(solution: Solution, probes: str, timeout: float, *,
                   stop_after: str | None = None) -> dict:
         async with lock:
-            await replace_workspace(sandbox, workspace_files(solution))
-            return await run_grader(sandbox, probes, timeout=timeout, stop_after=stop_after)
+            return await grade_in(sandbox, solution, probes, timeout, stop_after)
 
     return run
+
+
+async def grade_in(sandbox: Sandbox, solution: Solution, probes: str, timeout: float,
+                   stop_after: str | None) -> dict:
+    """One grading on a reused box: its workspace replaced by ``solution``'s, then the grader."""
+    await replace_workspace(sandbox, workspace_files(solution))
+    return await run_grader(sandbox, probes, timeout=timeout, stop_after=stop_after)
 
 
 class RenewingRunner:
@@ -107,9 +113,8 @@ class RenewingRunner:
     async def __call__(self, solution: Solution, probes: str, timeout: float, *,
                        stop_after: str | None = None) -> dict:
         async with self._lock:
-            box = await self._box_for(timeout)
-            await replace_workspace(box, workspace_files(solution))
-            return await run_grader(box, probes, timeout=timeout, stop_after=stop_after)
+            return await grade_in(await self._box_for(timeout), solution, probes, timeout,
+                                  stop_after)
 
     async def _box_for(self, timeout: float) -> Sandbox:
         if self.box is not None:
